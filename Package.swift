@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Data flows one way: Fixtures (dataset, labels) -> Imaging (decode) -> Vision (pipeline
+// stages) -> Hemocytometer (counting math) -> Harness (metrics, reports, gates) -> cellqa.
+let package = Package(
+    name: "cellqa",
+    products: [
+        .executable(name: "cellqa", targets: ["cellqa"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // System libraries, found through pkg-config.
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg-dev"])]),
+        .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
+
+        // setjmp/longjmp error handling for libpng and libjpeg lives here, never in Swift frames.
+        .target(name: "CCodecs", dependencies: ["CPNG", "CJPEG"]),
+
+        .target(name: "Imaging", dependencies: ["CCodecs"]),
+        .target(name: "JSON", dependencies: ["CJSONC"]),
+        .target(name: "Fixtures", dependencies: ["JSON"]),
+        .target(name: "Hemocytometer"),
+        .target(name: "Vision", dependencies: ["Imaging", "JSON", "Hemocytometer"]),
+        .target(name: "Synth", dependencies: ["Imaging", "Fixtures", "JSON"]),
+        .target(name: "Harness", dependencies: ["Imaging", "JSON", "Fixtures", "Vision", "Hemocytometer"]),
+        .executableTarget(
+            name: "cellqa",
+            dependencies: [
+                "Imaging", "JSON", "Fixtures", "Vision", "Hemocytometer", "Synth", "Harness",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "JSON"]),
+        .testTarget(name: "HemocytometerTests", dependencies: ["Hemocytometer"]),
+        .testTarget(name: "VisionTests", dependencies: ["Vision", "Imaging", "Synth", "Fixtures"]),
+        .testTarget(name: "SynthTests", dependencies: ["Synth", "Imaging", "Fixtures"]),
+        .testTarget(name: "HarnessTests", dependencies: ["Harness", "Fixtures", "Vision", "JSON", "Imaging"]),
+        .testTarget(name: "CLITests", dependencies: ["cellqa"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

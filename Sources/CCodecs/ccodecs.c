@@ -1,0 +1,1 @@
+#include "ccodecs.h"

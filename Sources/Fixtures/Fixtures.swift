@@ -1,0 +1,1 @@
+// Fixtures module: see README.md for what it holds.

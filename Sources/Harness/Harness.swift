@@ -1,0 +1,1 @@
+// Harness module: see README.md for what it holds.

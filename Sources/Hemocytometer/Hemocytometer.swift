@@ -1,0 +1,1 @@
+// Hemocytometer module: see README.md for what it holds.

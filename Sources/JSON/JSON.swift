@@ -1,0 +1,1 @@
+// JSON module: see README.md for what it holds.

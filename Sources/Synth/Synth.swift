@@ -1,0 +1,1 @@
+// Synth module: see README.md for what it holds.

@@ -1,0 +1,1 @@
+// Vision module: see README.md for what it holds.
