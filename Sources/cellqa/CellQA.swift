@@ -6,7 +6,7 @@ struct CellQA: ParsableCommand {
         commandName: "cellqa",
         abstract: "Check automated hemocytometer cell counters: count cells, measure accuracy, gate CI.",
         version: CellQAVersion.string,
-        subcommands: []
+        subcommands: [Bench.self]
     )
 }
 

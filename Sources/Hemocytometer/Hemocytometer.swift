@@ -1,1 +1,0 @@
-// Hemocytometer module: see README.md for what it holds.

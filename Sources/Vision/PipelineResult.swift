@@ -1,0 +1,91 @@
+import Hemocytometer
+
+/// Live/dead call for one detected cell.
+public enum CellClass: String, Sendable, Equatable, CaseIterable {
+    case live
+    case dead
+}
+
+/// One detected cell, in image pixel coordinates (origin at the centre of the top-left pixel).
+public struct Detection: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    /// Radius in pixels.
+    public var r: Double
+    public var cellClass: CellClass
+    /// Detector strength; higher is more cell-like. Sweeps and PR curves threshold on it.
+    public var score: Double
+    /// Confidence of the live/dead call, 0.5 (a coin toss) ... 1.
+    public var confidence: Double
+
+    public init(x: Double, y: Double, r: Double, cellClass: CellClass, score: Double, confidence: Double) {
+        self.x = x
+        self.y = y
+        self.r = r
+        self.cellClass = cellClass
+        self.score = score
+        self.confidence = confidence
+    }
+}
+
+/// Time spent in one named step: wall clock (monotonic) and CPU time of the running thread.
+public struct StageTiming: Sendable, Equatable {
+    public var name: String
+    public var wallSeconds: Double
+    public var cpuSeconds: Double
+    public init(name: String, wallSeconds: Double, cpuSeconds: Double) {
+        self.name = name
+        self.wallSeconds = wallSeconds
+        self.cpuSeconds = cpuSeconds
+    }
+}
+
+/// The counting chamber's ruling as found in the image.
+public struct GridResult: Sendable, Equatable {
+    /// Corners of the counting area (image pixels), clockwise from top-left. They may lie
+    /// outside the image when only part of the ruled area is visible.
+    public var corners: [Point]
+    public var umPerPixel: Double
+    /// Rotation of the ruling, degrees.
+    public var angleDegrees: Double
+    /// Row-major 3x3 homography from image pixels to chamber micrometres (origin at the
+    /// counting area's top-left corner).
+    public var imageToChamber: [Double]
+    public init(corners: [Point], umPerPixel: Double, angleDegrees: Double, imageToChamber: [Double]) {
+        self.corners = corners
+        self.umPerPixel = umPerPixel
+        self.angleDegrees = angleDegrees
+        self.imageToChamber = imageToChamber
+    }
+}
+
+/// Everything the pipeline says about one image.
+public struct PipelineResult: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var detections: [Detection]
+    /// nil when no grid was visible: the count is then uncalibrated.
+    public var grid: GridResult?
+    public var count: ChamberCount
+    /// Variance of the Laplacian of the luminance.
+    public var focusScore: Double
+    /// Fraction of near-saturated pixels.
+    public var glareRatio: Double
+    /// Quality flags from every stage ("low-focus", "glare", "no-grid", plus the count's).
+    public var flags: [String]
+    /// One entry per stage, in pipeline order.
+    public var timings: [StageTiming]
+
+    public init(width: Int, height: Int, detections: [Detection], grid: GridResult?, count: ChamberCount,
+                focusScore: Double, glareRatio: Double, flags: [String], timings: [StageTiming]) {
+        self.width = width
+        self.height = height
+        self.detections = detections
+        self.grid = grid
+        self.count = count
+        self.focusScore = focusScore
+        self.glareRatio = glareRatio
+        self.flags = flags
+        self.timings = timings
+    }
+}

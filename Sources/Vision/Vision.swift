@@ -1,1 +1,0 @@
-// Vision module: see README.md for what it holds.
