@@ -1,1 +1,0 @@
-// Harness module: see README.md for what it holds.

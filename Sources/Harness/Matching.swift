@@ -1,0 +1,294 @@
+import Hemocytometer
+
+/// When a predicted centre may pair with a labelled centre.
+public enum MatchRule: Sendable, Equatable {
+    /// Allowed when the distance is at most `factor * r` of the labelled cell, or
+    /// `fallbackPixels` when the label has no radius. labels-v1 default: factor 0.5, 5 px.
+    case radiusFactor(factor: Double, fallbackPixels: Double)
+    /// Allowed when the distance is at most this many pixels, whatever the radius.
+    case fixedPixels(Double)
+
+    /// The labels-v1 default rule: 0.5 x r, 5 px without r.
+    public static let standard = MatchRule.radiusFactor(factor: 0.5, fallbackPixels: 5)
+
+    /// The largest allowed centre distance (pixels) for a labelled cell of radius `r` (pixels).
+    public func allowedDistance(labelRadius r: Double?) -> Double {
+        switch self {
+        case let .radiusFactor(factor, fallback):
+            guard let r, r.isFinite else { return fallback }
+            return factor * r
+        case let .fixedPixels(px):
+            return px
+        }
+    }
+}
+
+/// A labelled (ground truth) centre as the matcher sees it.
+public struct MatchTarget: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    /// Radius in pixels; nil when the label has none.
+    public var r: Double?
+    public init(x: Double, y: Double, r: Double?) {
+        self.x = x
+        self.y = y
+        self.r = r
+    }
+}
+
+/// One predicted centre paired with one labelled centre.
+public struct MatchedPair: Sendable, Equatable {
+    /// Index into the predictions.
+    public var prediction: Int
+    /// Index into the labelled cells.
+    public var label: Int
+    /// Centre distance in pixels.
+    public var distance: Double
+    public init(prediction: Int, label: Int, distance: Double) {
+        self.prediction = prediction
+        self.label = label
+        self.distance = distance
+    }
+}
+
+/// The outcome of matching one image's predictions against its labels.
+public struct Matching: Sendable, Equatable {
+    /// Sorted by prediction index.
+    public var pairs: [MatchedPair]
+    /// Indices of predictions with no partner (false positives), ascending.
+    public var unmatchedPredictions: [Int]
+    /// Indices of labelled cells with no partner (false negatives), ascending.
+    public var unmatchedLabels: [Int]
+
+    public var truePositives: Int { pairs.count }
+    public var falsePositives: Int { unmatchedPredictions.count }
+    public var falseNegatives: Int { unmatchedLabels.count }
+    /// Sum of the pair distances, pixels.
+    public var totalDistance: Double { pairs.reduce(0) { $0 + $1.distance } }
+}
+
+/// Matches predicted centres to labelled centres one-to-one, as labels-v1 specifies: among all
+/// matchings that use only allowed pairs (distance <= `rule.allowedDistance`), one with the
+/// largest number of pairs, and among those one with the smallest total distance.
+///
+/// Method: allowed pairs are found with a uniform grid over the predictions; the graph of
+/// allowed pairs is split into connected components, and each component is solved exactly by
+/// min-cost max-flow (successive shortest augmenting paths, Dijkstra with potentials), so
+/// there is no cap on the number of cells and typical images cost about linear time.
+///
+/// - Parameters:
+///   - predicted: predicted centres, pixels. Non-finite coordinates never match.
+///   - labelled: labelled centres, pixels. Non-finite coordinates never match.
+///   - rule: the allowed-distance rule.
+/// - Returns: the pairs and the unmatched indices of both sides.
+///
+/// Costs are distances rounded to 2^-20 px so that the optimisation runs in exact integer
+/// arithmetic: totals that differ by less than that are ties. Ties are broken
+/// deterministically: the search prefers lower prediction and label indices, so for example a
+/// label with two equidistant predictions takes the one with the lower index.
+public func matchCentres(predicted: [Point], labelled: [MatchTarget], rule: MatchRule = .standard) -> Matching {
+    let edges = allowedPairs(predicted: predicted, labelled: labelled, rule: rule)
+    let nP = predicted.count
+    let nL = labelled.count
+    var pairs: [MatchedPair] = []
+    if !edges.isEmpty {
+        let components = connectedComponents(edges: edges, predictionCount: nP, labelCount: nL)
+        for component in components {
+            pairs.append(contentsOf: solveComponent(component, edges: edges))
+        }
+    }
+    pairs.sort { $0.prediction < $1.prediction }
+    var predictionUsed = [Bool](repeating: false, count: nP)
+    var labelUsed = [Bool](repeating: false, count: nL)
+    for pair in pairs {
+        predictionUsed[pair.prediction] = true
+        labelUsed[pair.label] = true
+    }
+    return Matching(pairs: pairs,
+                    unmatchedPredictions: predictionUsed.indices.filter { !predictionUsed[$0] },
+                    unmatchedLabels: labelUsed.indices.filter { !labelUsed[$0] })
+}
+
+/// One allowed (prediction, label) pair with its integer cost.
+struct AllowedPair {
+    var prediction: Int
+    var label: Int
+    var distance: Double
+    var cost: Int64
+}
+
+/// Integer cost of a distance: pixels x 2^20, rounded. Distances are capped at 2^20 px so that
+/// any path of up to 2^22 edges sums without overflow (no image is that large).
+func matchCost(distance: Double) -> Int64 {
+    Int64((min(distance, 1_048_576) * 1_048_576).rounded())
+}
+
+/// Every allowed pair, sorted by (label, prediction). Uses a uniform grid over the predictions
+/// whose cell size is the median allowed distance, so a label scans only nearby buckets.
+func allowedPairs(predicted: [Point], labelled: [MatchTarget], rule: MatchRule) -> [AllowedPair] {
+    if predicted.isEmpty || labelled.isEmpty { return [] }
+    var limits = labelled.map { rule.allowedDistance(labelRadius: $0.r) }
+    var positiveLimits = limits.filter { $0.isFinite && $0 > 0 }
+    if positiveLimits.isEmpty {
+        // Only zero limits: exact coincidences still match; bucket size is arbitrary.
+        positiveLimits = [1]
+    }
+    positiveLimits.sort()
+    let cell = max(positiveLimits[positiveLimits.count / 2], 1e-6)
+    for i in limits.indices where !(limits[i].isFinite && limits[i] >= 0) { limits[i] = -1 }
+
+    let grid = PointGrid(points: predicted, cellSize: cell)
+    var result: [AllowedPair] = []
+    result.reserveCapacity(labelled.count)
+    var scratch: [Int] = []
+    for (j, target) in labelled.enumerated() {
+        let limit = limits[j]
+        guard limit >= 0, target.x.isFinite, target.y.isFinite else { continue }
+        scratch.removeAll(keepingCapacity: true)
+        grid.candidates(nearX: target.x, y: target.y, radius: limit, into: &scratch)
+        scratch.sort()
+        for i in scratch {
+            let p = predicted[i]
+            let dx = p.x - target.x
+            let dy = p.y - target.y
+            let d = (dx * dx + dy * dy).squareRoot()
+            if d <= limit {
+                result.append(AllowedPair(prediction: i, label: j, distance: d,
+                                          cost: matchCost(distance: d)))
+            }
+        }
+    }
+    return result
+}
+
+/// Predictions bucketed by grid cell, in a compressed layout (one index array, one offset per
+/// occupied bucket) so that bucketing costs no per-bucket allocation.
+struct PointGrid {
+    struct Key: Hashable {
+        var bx: Int
+        var by: Int
+    }
+    let cellSize: Double
+    /// Bucket -> range in `order`.
+    var ranges: [Key: Range<Int>] = [:]
+    var order: [Int] = []
+    var finiteCount = 0
+
+    /// Bucket coordinates are clamped to this magnitude so that absurd coordinates cannot
+    /// overflow integer arithmetic.
+    static let coordinateLimit = 1 << 40
+
+    init(points: [Point], cellSize: Double) {
+        self.cellSize = cellSize
+        var keyed: [(Key, Int)] = []
+        keyed.reserveCapacity(points.count)
+        for (i, p) in points.enumerated() where p.x.isFinite && p.y.isFinite {
+            keyed.append((Key(bx: PointGrid.bucket(p.x, cellSize), by: PointGrid.bucket(p.y, cellSize)), i))
+        }
+        finiteCount = keyed.count
+        keyed.sort { ($0.0.bx, $0.0.by, $0.1) < ($1.0.bx, $1.0.by, $1.1) }
+        order = keyed.map(\.1)
+        var start = 0
+        while start < keyed.count {
+            var end = start + 1
+            while end < keyed.count && keyed[end].0 == keyed[start].0 { end += 1 }
+            ranges[keyed[start].0] = start..<end
+            start = end
+        }
+    }
+
+    static func bucket(_ v: Double, _ cell: Double) -> Int {
+        let b = (v / cell).rounded(.down)
+        let limit = Double(coordinateLimit)
+        if !(b > -limit) { return -coordinateLimit }
+        if !(b < limit) { return coordinateLimit }
+        return Int(b)
+    }
+
+    /// Appends the indices of every point in buckets that overlap the square of half-side
+    /// `radius` around (x, y). The caller filters by exact distance.
+    func candidates(nearX x: Double, y: Double, radius: Double, into out: inout [Int]) {
+        let x0 = PointGrid.bucket(x - radius, cellSize), x1 = PointGrid.bucket(x + radius, cellSize)
+        let y0 = PointGrid.bucket(y - radius, cellSize), y1 = PointGrid.bucket(y + radius, cellSize)
+        let span = (x1 - x0 + 1).multipliedReportingOverflow(by: y1 - y0 + 1)
+        if span.overflow || span.partialValue > max(ranges.count, 16) {
+            // Scanning the occupied buckets is cheaper than the rectangle.
+            for (key, range) in ranges where key.bx >= x0 && key.bx <= x1 && key.by >= y0 && key.by <= y1 {
+                out.append(contentsOf: order[range])
+            }
+            return
+        }
+        for bx in x0...x1 {
+            for by in y0...y1 {
+                if let range = ranges[Key(bx: bx, by: by)] {
+                    out.append(contentsOf: order[range])
+                }
+            }
+        }
+    }
+}
+
+/// The allowed pairs of one connected component (indices into the global edge list).
+struct MatchComponent {
+    var edgeIndices: [Int]
+}
+
+/// Splits the allowed-pair graph into connected components with union-find. Components come
+/// out ordered by their smallest edge index, edges ascending inside each.
+func connectedComponents(edges: [AllowedPair], predictionCount: Int, labelCount: Int) -> [MatchComponent] {
+    var parent = Array(0..<(predictionCount + labelCount))
+    func find(_ v: Int) -> Int {
+        var v = v
+        while parent[v] != v {
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        }
+        return v
+    }
+    for e in edges {
+        let a = find(e.prediction), b = find(predictionCount + e.label)
+        if a != b { parent[max(a, b)] = min(a, b) }
+    }
+    var componentOfRoot: [Int: Int] = [:]
+    var components: [MatchComponent] = []
+    for (k, e) in edges.enumerated() {
+        let root = find(e.prediction)
+        if let c = componentOfRoot[root] {
+            components[c].edgeIndices.append(k)
+        } else {
+            componentOfRoot[root] = components.count
+            components.append(MatchComponent(edgeIndices: [k]))
+        }
+    }
+    return components
+}
+
+/// Exact maximum-cardinality, minimum-cost matching of one component.
+func solveComponent(_ component: MatchComponent, edges: [AllowedPair]) -> [MatchedPair] {
+    let list = component.edgeIndices.map { edges[$0] }
+    if list.count == 1 {
+        return [MatchedPair(prediction: list[0].prediction, label: list[0].label, distance: list[0].distance)]
+    }
+    // Local numbering, ascending global index, so tie-breaking follows the global indices.
+    let predictions = Array(Set(list.map(\.prediction))).sorted()
+    let labels = Array(Set(list.map(\.label))).sorted()
+    var localP: [Int: Int] = [:]
+    var localL: [Int: Int] = [:]
+    for (k, p) in predictions.enumerated() { localP[p] = k }
+    for (k, l) in labels.enumerated() { localL[l] = k }
+    var solver = AssignmentSolver(leftCount: predictions.count, rightCount: labels.count)
+    for e in list {
+        if let u = localP[e.prediction], let v = localL[e.label] {
+            solver.addEdge(left: u, right: v, cost: e.cost)
+        }
+    }
+    let assignment = solver.solve()
+    var distanceOf: [Int64: Double] = [:]
+    for e in list { distanceOf[Int64(e.prediction) << 32 | Int64(e.label)] = e.distance }
+    var result: [MatchedPair] = []
+    for (u, v) in assignment.enumerated() where v >= 0 {
+        let p = predictions[u], l = labels[v]
+        result.append(MatchedPair(prediction: p, label: l, distance: distanceOf[Int64(p) << 32 | Int64(l)] ?? 0))
+    }
+    return result
+}
