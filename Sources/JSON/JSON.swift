@@ -1,1 +1,0 @@
-// JSON module: see README.md for what it holds.

@@ -1,0 +1,70 @@
+/// An ordered JSON object: members keep insertion order so serialized output is deterministic
+/// and follows the order the writer chose. Keys are unique; setting an existing key replaces
+/// its value in place.
+///
+/// Equality compares members in order (two objects with the same members in a different order
+/// are not equal), matching what `serialized` would print.
+public struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    public private(set) var keys: [String] = []
+    public private(set) var values: [JSONValue] = []
+    private var positions: [String: Int] = [:]
+
+    public init() {}
+
+    /// Builds an object from pairs in order; a repeated key keeps its first position and its
+    /// last value.
+    public init(_ pairs: some Sequence<(String, JSONValue)>) {
+        for (key, value) in pairs { self[key] = value }
+    }
+
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.init(elements)
+    }
+
+    public var count: Int { keys.count }
+    public var isEmpty: Bool { keys.isEmpty }
+
+    /// Reads a member, or sets/replaces it (appending new keys at the end); setting nil removes it.
+    public subscript(key: String) -> JSONValue? {
+        get { positions[key].map { values[$0] } }
+        set {
+            if let position = positions[key] {
+                if let newValue {
+                    values[position] = newValue
+                } else {
+                    keys.remove(at: position)
+                    values.remove(at: position)
+                    positions[key] = nil
+                    for index in position..<keys.count { positions[keys[index]] = index }
+                }
+            } else if let newValue {
+                positions[key] = keys.count
+                keys.append(key)
+                values.append(newValue)
+            }
+        }
+    }
+
+    /// Sets `key` to `value` (builder style for reports).
+    public mutating func set(_ key: String, _ value: JSONValue) { self[key] = value }
+
+    /// Sets `key` only when `value` is non-nil, so optional report fields are simply absent.
+    public mutating func set(_ key: String, ifPresent value: JSONValue?) {
+        if let value { self[key] = value }
+    }
+
+    /// A copy with `key` set to `value`, for chained construction.
+    public func setting(_ key: String, _ value: JSONValue) -> JSONObject {
+        var copy = self
+        copy[key] = value
+        return copy
+    }
+
+    public func makeIterator() -> some IteratorProtocol<(key: String, value: JSONValue)> {
+        zip(keys, values).lazy.map { (key: $0.0, value: $0.1) }.makeIterator()
+    }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        lhs.keys == rhs.keys && lhs.values == rhs.values
+    }
+}

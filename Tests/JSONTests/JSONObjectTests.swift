@@ -1,0 +1,32 @@
+import Testing
+import JSON
+
+@Suite struct JSONObjectTests {
+    @Test func keepsInsertionOrderAndReplacesInPlace() {
+        var object: JSONObject = ["b": 1, "a": 2]
+        object["c"] = 3
+        object["b"] = 10
+        #expect(object.keys == ["b", "a", "c"])
+        #expect(object["b"] == 10)
+        object["a"] = nil
+        #expect(object.keys == ["b", "c"])
+        #expect(object["c"] == 3)
+        #expect(object["a"] == nil)
+        #expect(object.count == 2)
+    }
+
+    @Test func builderHelpers() {
+        var object = JSONObject().setting("x", 1).setting("y", "two")
+        object.set("z", ifPresent: nil)
+        object.set("w", ifPresent: .bool(false))
+        #expect(object.keys == ["x", "y", "w"])
+        #expect(Array(object.map(\.key)) == ["x", "y", "w"])
+    }
+
+    @Test func equalityIsOrderSensitive() {
+        let first: JSONObject = ["a": 1, "b": 2]
+        let second: JSONObject = ["b": 2, "a": 1]
+        #expect(first != second)
+        #expect(first == JSONObject([("a", 1), ("b", 2)]))
+    }
+}

@@ -1,0 +1,140 @@
+import Testing
+@testable import JSON
+
+/// Parses `text`, expecting failure, and returns the error.
+private func parseError(_ text: String, file: String? = "t.json") -> JSONError? {
+    do {
+        _ = try JSONValue.parse(text, file: file)
+        return nil
+    } catch {
+        return error
+    }
+}
+
+@Suite struct JSONParseTests {
+    @Test func parsesAllValueKinds() throws {
+        let value = try JSONValue.parse(#"{"n": null, "t": true, "f": false, "i": -42, "d": 2.5, "e": 1e3, "s": "a\"b\u00e9/", "a": [1, [2]], "o": {}}"#)
+        guard case .object(let object) = value else {
+            Issue.record("expected an object")
+            return
+        }
+        #expect(object.keys == ["n", "t", "f", "i", "d", "e", "s", "a", "o"])
+        #expect(object["n"] == .null)
+        #expect(object["t"] == .bool(true))
+        #expect(object["f"] == .bool(false))
+        #expect(object["i"] == .int(-42))
+        #expect(object["d"] == .double(2.5))
+        #expect(object["e"] == .double(1000))
+        #expect(object["s"] == .string("a\"b\u{e9}/"))
+        #expect(object["a"] == .array([.int(1), .array([.int(2)])]))
+        #expect(object["o"] == .object(JSONObject()))
+    }
+
+    @Test func topLevelScalarsAndWhitespace() throws {
+        #expect(try JSONValue.parse("7") == .int(7))
+        #expect(try JSONValue.parse(" \n\t-0.5 \r\n") == .double(-0.5))
+        #expect(try JSONValue.parse("\"x\"") == .string("x"))
+        #expect(try JSONValue.parse("null") == .null)
+    }
+
+    @Test func int64Limits() throws {
+        #expect(try JSONValue.parse("9223372036854775807") == .int(.max))
+        #expect(try JSONValue.parse("-9223372036854775808") == .int(.min))
+        let tooBig = try #require(parseError("[1, 9223372036854775808]"))
+        #expect(tooBig.path == "[1]")
+        #expect(tooBig.actual == "9223372036854775808")
+        #expect(parseError("-99999999999999999999") != nil)
+        #expect(try JSONValue.parse("1e20") == .double(1e20))
+    }
+
+    @Test func rejectsNaNInfinityAndOutOfRange() throws {
+        let nan = try #require(parseError(#"{"cells": [{"r": NaN}]}"#))
+        #expect(nan.path == "cells[0].r")
+        #expect(nan.description.contains("NaN and Infinity are not JSON"))
+        let inf = try #require(parseError(#"{"a": -Infinity}"#))
+        #expect(inf.path == "a")
+        let huge = try #require(parseError(#"{"x": [0, 1e400]}"#))
+        #expect(huge.path == "x[1]")
+        #expect(huge.expected == "a number within the double range")
+        #expect(parseError("NaN") != nil)
+        #expect(try JSONValue.parse("1e-400") == .double(0))
+    }
+
+    @Test func syntaxErrorsCarryOffsetLineAndJsonCMessage() throws {
+        let error = try #require(parseError("{\n  \"a\": 1,\n  \"b\": tru\n}"))
+        #expect(error.file == "t.json")
+        #expect(error.line == 3)
+        #expect(error.offset != nil)
+        #expect(error.description.hasPrefix("t.json: line 3, column "))
+        #expect(error.description.contains("json-c:"))
+        let trailingComma = try #require(parseError("[1,]"))
+        #expect(trailingComma.offset == 3)
+        #expect(trailingComma.actual?.hasPrefix("']' (json-c: ") == true)
+        #expect(parseError("{'a': 1}") != nil)
+        #expect(parseError("/* c */ 1") != nil)
+        #expect(parseError("01") != nil)
+    }
+
+    @Test func rejectsEmptyTruncatedAndTrailingInput() throws {
+        let empty = try #require(parseError(""))
+        #expect(empty.actual == "the end of the input")
+        #expect(parseError("   ")?.actual == "the end of the input")
+        #expect(parseError("[1, 2")?.actual == "the end of the input")
+        let trailing = try #require(parseError("[1] x"))
+        #expect(trailing.offset == 4)
+        let twoValues = try #require(parseError("{} {}"))
+        #expect(twoValues.offset == 3)
+        let nul = try #require(parseError("[1]\u{0}"))
+        #expect(nul.offset == 3)
+        #expect(nul.actual == "byte 0x00")
+    }
+
+    @Test func rejectsByteOrderMarkAndInvalidUTF8() throws {
+        let bom = #expect(throws: JSONError.self) {
+            try JSONValue.parse([0xEF, 0xBB, 0xBF] + Array("{}".utf8), file: "b.json")
+        }
+        #expect(bom?.offset == 0)
+        #expect(bom?.description.contains("byte order mark") == true)
+        let invalid: [UInt8] = Array("[\"a".utf8) + [0xC3, 0x28] + Array("\"]".utf8)
+        var caught: JSONError?
+        do { _ = try JSONValue.parse(invalid, file: "u.json") } catch { caught = error }
+        let utf8Error = try #require(caught)
+        #expect((3...4).contains(utf8Error.offset ?? -1))
+        #expect(utf8Error.description.contains("invalid utf-8"))
+    }
+
+    @Test func rejectsRawControlCharactersInStrings() throws {
+        let error = try #require(parseError("{\"k\": \"a\tb\"}"))
+        #expect(error.path == "k")
+        #expect(error.actual?.contains("control character") == true)
+        #expect(try JSONValue.parse(#"["a\tb"]"#) == .array([.string("a\tb")]))
+    }
+
+    @Test func rejectsDuplicateKeysWithPath() throws {
+        let error = try #require(parseError("{\"cells\": [{\"x\": 1, \"y\": 2, \"x\": 3}]}"))
+        #expect(error.path == "cells[0].x")
+        #expect(error.actual?.hasPrefix("duplicate key \"x\"") == true)
+        #expect(error.line == 1)
+        #expect(error.column == 29)
+        // Escapes are decoded before comparing: "\u0061" is "a".
+        let escaped = try #require(parseError(#"{"a": 1, "\u0061": 2}"#))
+        #expect(escaped.path == "a")
+        // The same key in sibling objects is fine.
+        #expect(throws: Never.self) { try JSONValue.parse(#"[{"a": 1}, {"a": 2}, {"b": {"a": 3}}]"#) }
+    }
+
+    @Test func depthLimit() throws {
+        let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+        let error = try #require(parseError(deep))
+        #expect(error.expected == "nesting at most 512 levels deep")
+        let ok = String(repeating: "[", count: 400) + String(repeating: "]", count: 400)
+        #expect(throws: Never.self) { try JSONValue.parse(ok) }
+        #expect(throws: JSONError.self) { try JSONValue.parse("[[[1]]]", maxDepth: 2) }
+    }
+
+    @Test func embeddedNulInStringRoundTrips() throws {
+        let value = try JSONValue.parse(#"["a\u0000b"]"#)
+        #expect(value == .array([.string("a\u{0}b")]))
+        #expect(try JSONValue.parse(value.serialized()) == value)
+    }
+}
