@@ -1,1 +1,0 @@
-#include "ccodecs.h"
