@@ -1,0 +1,71 @@
+/// Metrics over a set of scored fixtures (a whole run, or the fixtures with one tag).
+///
+/// Micro figures sum the counts first (every cell weighs the same); macro figures average the
+/// per-fixture values (every image weighs the same). Means skip fixtures where the value is
+/// undefined (see `DetectionCounts`, `CountComparison`), and are nil when none is defined.
+public struct AggregateMetrics: Sendable, Equatable {
+    public var fixtures: Int
+    public var detection: DetectionCounts
+    public var precision: Double? { detection.precision }
+    public var recall: Double? { detection.recall }
+    /// Micro F1 (from the summed counts).
+    public var f1: Double? { fixtures == 0 ? nil : detection.f1 }
+    public var macroPrecision: Double?
+    public var macroRecall: Double?
+    public var macroF1: Double?
+    public var classes: ClassConfusion
+    public var liveDeadAccuracy: Double? { classes.accuracy }
+    /// Mean of |predicted - labelled| / labelled of the total count, over fixtures with cells.
+    public var meanAbsRelCountError: Double?
+    public var meanAbsRelLiveCountError: Double?
+    public var meanAbsRelDeadCountError: Double?
+    /// Mean |viability error|, percentage points.
+    public var meanAbsViabilityErrorPoints: Double?
+    /// Mean |relative concentration error| over fixtures with a labelled grid.
+    public var meanAbsRelConcentrationError: Double?
+    /// Over every matched pair of every fixture, pixels.
+    public var localisation: LocalisationError?
+    /// Blank controls seen, their summed and their largest detection count.
+    public var blankControls: Int
+    public var blankDetectionsTotal: Int
+    public var blankDetectionsMax: Int?
+    public var expectChecks: Int
+    public var expectFailures: Int
+
+    public init(scores: [FixtureScore]) {
+        fixtures = scores.count
+        detection = scores.reduce(DetectionCounts(tp: 0, fp: 0, fn: 0)) { $0 + $1.detection }
+        macroPrecision = Statistics.mean(scores.compactMap(\.detection.precision))
+        macroRecall = Statistics.mean(scores.compactMap(\.detection.recall))
+        macroF1 = Statistics.mean(scores.map(\.detection.f1))
+        classes = scores.reduce(ClassConfusion()) { $0 + $1.classes }
+        meanAbsRelCountError = Statistics.mean(scores.compactMap(\.total.absRelativeError))
+        meanAbsRelLiveCountError = Statistics.mean(scores.compactMap { $0.live?.absRelativeError })
+        meanAbsRelDeadCountError = Statistics.mean(scores.compactMap { $0.dead?.absRelativeError })
+        meanAbsViabilityErrorPoints = Statistics.mean(scores.compactMap { $0.viabilityErrorPoints?.magnitude })
+        meanAbsRelConcentrationError = Statistics.mean(scores.compactMap { $0.concentration?.relativeError?.magnitude })
+        localisation = LocalisationError(pixelDistances: scores.flatMap { $0.matching.pairs.map(\.distance) },
+                                         umDistances: scores.flatMap(\.calibratedDistancesUm))
+        let blanks = scores.compactMap(\.blankDetections)
+        blankControls = blanks.count
+        blankDetectionsTotal = blanks.reduce(0, +)
+        blankDetectionsMax = blanks.max()
+        expectChecks = scores.reduce(0) { $0 + $1.expectChecks.count }
+        expectFailures = scores.reduce(0) { $0 + $1.expectChecks.filter { !$0.passed }.count }
+    }
+}
+
+/// Aggregate metrics of the fixtures carrying one tag.
+public struct TagMetrics: Sendable, Equatable {
+    public var tag: String
+    public var metrics: AggregateMetrics
+}
+
+/// One `TagMetrics` per tag present, sorted by tag (byte order) so output never depends on
+/// dictionary order.
+public func metricsByTag(_ scores: [FixtureScore]) -> [TagMetrics] {
+    let tags = Set(scores.flatMap(\.tags)).sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+    return tags.map { tag in
+        TagMetrics(tag: tag, metrics: AggregateMetrics(scores: scores.filter { $0.tags.contains(tag) }))
+    }
+}

@@ -1,0 +1,109 @@
+import Hemocytometer
+import Vision
+
+/// What a fixture's label says, in the form scoring needs. Built from a labels-v1 label by
+/// the runner; kept separate so that metrics are plain functions of plain values.
+public struct GroundTruth: Sendable, Equatable {
+    public struct Cell: Sendable, Equatable {
+        /// Centre, pixels.
+        public var x: Double
+        public var y: Double
+        /// Radius, pixels; nil when the label has none.
+        public var r: Double?
+        /// nil when the label does not say live or dead.
+        public var cellClass: CellClass?
+        public init(x: Double, y: Double, r: Double? = nil, cellClass: CellClass? = nil) {
+            self.x = x
+            self.y = y
+            self.r = r
+            self.cellClass = cellClass
+        }
+    }
+
+    /// The counting area: four corners (pixels, clockwise from top-left) spanning widthUm x
+    /// heightUm micrometres of the chamber.
+    public struct Grid: Sendable, Equatable {
+        public var corners: [Point]
+        public var widthUm: Double
+        public var heightUm: Double
+        public init(corners: [Point], widthUm: Double, heightUm: Double) {
+            self.corners = corners
+            self.widthUm = widthUm
+            self.heightUm = heightUm
+        }
+    }
+
+    /// An inclusive acceptance range on a predicted count; either bound optional.
+    public struct CountRange: Sendable, Equatable {
+        public var min: Double?
+        public var max: Double?
+        public init(min: Double? = nil, max: Double? = nil) {
+            self.min = min
+            self.max = max
+        }
+        public func contains(_ value: Double) -> Bool {
+            (min.map { value >= $0 } ?? true) && (max.map { value <= $0 } ?? true)
+        }
+    }
+
+    /// labels-v1 `expect`: ranges on the predicted total, live and dead counts.
+    public struct Expectations: Sendable, Equatable {
+        public var total: CountRange?
+        public var live: CountRange?
+        public var dead: CountRange?
+        public init(total: CountRange? = nil, live: CountRange? = nil, dead: CountRange? = nil) {
+            self.total = total
+            self.live = live
+            self.dead = dead
+        }
+    }
+
+    public var cells: [Cell]
+    /// Micrometres per pixel, when the label is calibrated.
+    public var umPerPixel: Double?
+    /// Dilution factor of the sample (labels-v1 default 1).
+    public var dilution: Double
+    public var grid: Grid?
+    public var expect: Expectations
+    public var tags: [String]
+
+    public init(cells: [Cell], umPerPixel: Double? = nil, dilution: Double = 1, grid: Grid? = nil,
+                expect: Expectations = Expectations(), tags: [String] = []) {
+        self.cells = cells
+        self.umPerPixel = umPerPixel
+        self.dilution = dilution
+        self.grid = grid
+        self.expect = expect
+        self.tags = tags
+    }
+
+    /// The tag that marks an empty chamber: every detection on it is a false detection.
+    public static let blankControlTag = "blank-control"
+    public var isBlankControl: Bool { tags.contains(GroundTruth.blankControlTag) }
+
+    /// The labelled cells as matching targets.
+    public var matchTargets: [MatchTarget] { cells.map { MatchTarget(x: $0.x, y: $0.y, r: $0.r) } }
+
+    /// The count the labels imply by the Neubauer rules: each labelled centre mapped through
+    /// the homography from the label's grid corners to chamber micrometres, then the same
+    /// counting rule as the pipeline (`countChamber`: inclusion rule, MAD rejection,
+    /// concentration with the label's dilution). nil without a grid or when the corners are
+    /// degenerate.
+    /// - Parameters:
+    ///   - imageWidth, imageHeight: pixels; decide which large squares are fully visible.
+    ///   - settings: counting settings; its dilution is replaced by the label's.
+    public func chamberCount(imageWidth: Int, imageHeight: Int, settings: CountSettings = CountSettings()) -> ChamberCount? {
+        guard let grid, grid.corners.count == 4, grid.widthUm > 0, grid.heightUm > 0 else { return nil }
+        let chamberCorners = [Point(x: 0, y: 0), Point(x: grid.widthUm, y: 0),
+                              Point(x: grid.widthUm, y: grid.heightUm), Point(x: 0, y: grid.heightUm)]
+        guard let toChamber = Homography(from: grid.corners, to: chamberCorners),
+              let toImage = toChamber.inverse else { return nil }
+        let chamberCells = cells.map { cell in
+            ChamberCell(position: toChamber.apply(Point(x: cell.x, y: cell.y)), isDead: cell.cellClass == .dead)
+        }
+        var labelSettings = settings
+        labelSettings.dilution = dilution
+        let visible = NeubauerGeometry.visibleSquares(chamberToImage: toImage, imageWidth: imageWidth, imageHeight: imageHeight)
+        return countChamber(cells: chamberCells, visibleSquares: visible, settings: labelSettings)
+    }
+}

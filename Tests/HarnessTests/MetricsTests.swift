@@ -1,0 +1,152 @@
+import Hemocytometer
+import Testing
+import Vision
+@testable import Harness
+
+func makeResult(_ detections: [Detection], width: Int = 200, height: Int = 200,
+                concentration: Double? = nil) -> PipelineResult {
+    let dead = detections.filter { $0.cellClass == .dead }.count
+    let count = ChamberCount(total: detections.count, live: detections.count - dead, dead: dead, squares: [],
+                             meanPerSquare: nil, concentrationPerML: concentration, viabilityPercent: nil, flags: [])
+    return PipelineResult(width: width, height: height, detections: detections, grid: nil, count: count,
+                          focusScore: 0, glareRatio: 0, flags: [], timings: [])
+}
+
+func det(_ x: Double, _ y: Double, _ c: CellClass = .live) -> Detection {
+    Detection(x: x, y: y, r: 8, cellClass: c, score: 1, confidence: 1)
+}
+
+@Suite("Metrics")
+struct MetricsTests {
+    let truth = GroundTruth(cells: [
+        GroundTruth.Cell(x: 10, y: 10, r: 10, cellClass: .live),
+        GroundTruth.Cell(x: 50, y: 50, r: 10, cellClass: .live),
+        GroundTruth.Cell(x: 90, y: 90, r: 10, cellClass: .dead),
+    ], umPerPixel: 0.5, tags: ["dense", "a"])
+
+    @Test func perFixtureArithmetic() throws {
+        // Matches: (11,10)->cell0 live/live (1 px), (90,92)->cell2 dead called live (2 px);
+        // two false positives; cell 1 missed.
+        let result = makeResult([det(11, 10), det(150, 150), det(90, 92), det(170, 20, .dead)])
+        let s = scoreFixture(result: result, truth: truth)
+        #expect(s.detection == DetectionCounts(tp: 2, fp: 2, fn: 1))
+        #expect(s.detection.precision == 0.5)
+        #expect(s.detection.recall == 2.0 / 3)
+        #expect(s.detection.f1 == 4.0 / 7)
+        #expect(s.classes == ClassConfusion(liveAsLive: 1, liveAsDead: 0, deadAsLive: 1, deadAsDead: 0))
+        #expect(s.classes.accuracy == 0.5)
+        #expect(s.total == CountComparison(predicted: 4, labelled: 3))
+        #expect(s.total.error == 1 && s.total.absRelativeError == 1.0 / 3)
+        #expect(s.live == CountComparison(predicted: 3, labelled: 2))
+        #expect(s.live?.absRelativeError == 0.5)
+        #expect(s.dead?.error == 0 && s.dead?.absRelativeError == 0)
+        let viability = try #require(s.viabilityErrorPoints)
+        #expect(abs(viability - (75 - 200.0 / 3)) < 1e-12)
+        let loc = try #require(s.localisation)
+        #expect(loc.pairs == 2 && loc.meanPixels == 1.5 && loc.medianPixels == 1.5 && abs(loc.p90Pixels - 1.9) < 1e-12)
+        #expect(loc.meanUm == 0.75 && loc.calibratedPairs == 2)
+        #expect(s.blankDetections == nil && s.concentration == nil && s.expectChecks.isEmpty)
+        #expect(s.matching.unmatchedPredictions == [1, 3] && s.matching.unmatchedLabels == [1])
+    }
+
+    @Test func unknownClassesAndUncalibrated() {
+        let t = GroundTruth(cells: [GroundTruth.Cell(x: 10, y: 10), GroundTruth.Cell(x: 40, y: 10, cellClass: .dead)])
+        let s = scoreFixture(result: makeResult([det(10, 12), det(40, 10, .dead)]), truth: t)
+        // No r: 5 px rule. Unknown class: not in the confusion matrix, no live/dead counts.
+        #expect(s.detection == DetectionCounts(tp: 2, fp: 0, fn: 0))
+        #expect(s.classes.known == 1 && s.classes.accuracy == 1)
+        #expect(s.live == nil && s.dead == nil && s.viabilityErrorPoints == nil)
+        #expect(s.localisation?.meanUm == nil && s.localisation?.calibratedPairs == 0)
+    }
+
+    @Test func blankControlEdgeCases() {
+        let blank = GroundTruth(cells: [], tags: [GroundTruth.blankControlTag])
+        let clean = scoreFixture(result: makeResult([]), truth: blank)
+        #expect(clean.detection.precision == nil && clean.detection.recall == nil && clean.detection.f1 == 1)
+        #expect(clean.blankDetections == 0 && clean.total.absRelativeError == nil)
+        let dirty = scoreFixture(result: makeResult([det(5, 5), det(9, 9)]), truth: blank)
+        #expect(dirty.blankDetections == 2 && dirty.detection.precision == 0 && dirty.detection.f1 == 0)
+        // Labels but no predictions: recall 0, precision undefined, F1 0.
+        let missed = scoreFixture(result: makeResult([]), truth: truth)
+        #expect(missed.detection.precision == nil && missed.detection.recall == 0 && missed.detection.f1 == 0)
+        #expect(missed.viabilityErrorPoints == nil)
+    }
+
+    @Test func expectRanges() {
+        var t = truth
+        t.expect = GroundTruth.Expectations(total: .init(min: 2, max: 3), live: .init(min: 3), dead: .init(max: 0))
+        let s = scoreFixture(result: makeResult([det(10, 10), det(50, 50), det(90, 90, .dead)]), truth: t)
+        #expect(s.expectChecks.map(\.key) == ["total", "live", "dead"])
+        #expect(s.expectChecks.map(\.passed) == [true, false, false])
+        #expect(s.expectChecks.map(\.actual) == [3, 2, 1])
+    }
+
+    @Test func labelledConcentrationThroughTheGrid() throws {
+        // Grid corners scaled 0.1 px per µm, offset (5, 7): the ruled area spans 300 x 300 px.
+        let corners = [Point(x: 5, y: 7), Point(x: 305, y: 7), Point(x: 305, y: 307), Point(x: 5, y: 307)]
+        var cells: [GroundTruth.Cell] = []
+        // 10 cells in each corner square (µm centres 100..900 step 100 in x, y 500), one in the
+        // central square (not counted by default).
+        for (sx, sy) in [(0.0, 0.0), (2000.0, 0.0), (0.0, 2000.0), (2000.0, 2000.0)] {
+            for k in 0..<10 {
+                cells.append(GroundTruth.Cell(x: 5 + (sx + 50 + Double(k) * 100) / 10, y: 7 + (sy + 500) / 10, r: 5))
+            }
+        }
+        cells.append(GroundTruth.Cell(x: 155, y: 157, r: 5))
+        let t = GroundTruth(cells: cells, dilution: 2,
+                            grid: GroundTruth.Grid(corners: corners, widthUm: 3000, heightUm: 3000))
+        let count = try #require(t.chamberCount(imageWidth: 320, imageHeight: 320))
+        #expect(count.meanPerSquare == 10)
+        #expect(count.concentrationPerML == 200_000)
+        let s = scoreFixture(result: makeResult([], width: 320, height: 320, concentration: 220_000), truth: t)
+        let c = try #require(s.concentration)
+        #expect(c.labelledPerML == 200_000)
+        #expect(abs((c.relativeError ?? 0) - 0.1) < 1e-12)
+        // Part of the grid outside the image: only the fully visible corner square (0, 0) counts.
+        let partial = try #require(t.chamberCount(imageWidth: 200, imageHeight: 200))
+        #expect(partial.squares.map(\.square) == [LargeSquare(row: 0, column: 0)])
+        #expect(partial.concentrationPerML == 200_000)
+        // No grid: no labelled concentration.
+        #expect(GroundTruth(cells: cells).chamberCount(imageWidth: 320, imageHeight: 320) == nil)
+    }
+
+    @Test func microMacroAndTags() throws {
+        // Fixture A: tp 9 fp 1 fn 0 (P .9, R 1, F1 18/19). Fixture B: tp 1 fp 0 fn 9.
+        let a = FixtureScore.synthetic(tp: 9, fp: 1, fn: 0, tags: ["x"])
+        let b = FixtureScore.synthetic(tp: 1, fp: 0, fn: 9, tags: ["x", "blurred"])
+        let all = AggregateMetrics(scores: [a, b])
+        #expect(all.detection == DetectionCounts(tp: 10, fp: 1, fn: 9))
+        #expect(all.precision == 10.0 / 11 && all.recall == 10.0 / 19 && all.f1 == 20.0 / 30)
+        let macroF1 = try #require(all.macroF1)
+        #expect(abs(macroF1 - (18.0 / 19 + 2.0 / 11) / 2) < 1e-12)
+        #expect(all.macroPrecision == (0.9 + 1) / 2 && all.macroRecall == (1 + 0.1) / 2)
+        let tags = metricsByTag([a, b])
+        #expect(tags.map(\.tag) == ["blurred", "x"])
+        #expect(tags[0].metrics.fixtures == 1 && tags[1].metrics.fixtures == 2)
+        let empty = AggregateMetrics(scores: [])
+        #expect(empty.f1 == nil && empty.precision == nil && empty.macroF1 == nil && empty.liveDeadAccuracy == nil)
+    }
+
+    @Test func aggregateCountErrorsAndBlanks() {
+        let t1 = GroundTruth(cells: [GroundTruth.Cell(x: 10, y: 10, r: 10, cellClass: .live),
+                                     GroundTruth.Cell(x: 60, y: 10, r: 10, cellClass: .dead)])
+        let s1 = scoreFixture(result: makeResult([det(10, 10), det(60, 10, .dead), det(120, 120)]), truth: t1)
+        let blank = GroundTruth(cells: [], tags: [GroundTruth.blankControlTag])
+        let s2 = scoreFixture(result: makeResult([det(5, 5)]), truth: blank)
+        let s3 = scoreFixture(result: makeResult([]), truth: blank)
+        let m = AggregateMetrics(scores: [s1, s2, s3])
+        #expect(m.meanAbsRelCountError == 0.5) // only s1 has cells: |3-2|/2
+        #expect(m.blankControls == 2 && m.blankDetectionsTotal == 1 && m.blankDetectionsMax == 1)
+        #expect(m.liveDeadAccuracy == 1)
+        #expect(m.meanAbsRelLiveCountError == 1 && m.meanAbsRelDeadCountError == 0)
+    }
+}
+
+extension FixtureScore {
+    /// A score with given counts and nothing else, for aggregate arithmetic.
+    static func synthetic(tp: Int, fp: Int, fn: Int, tags: [String]) -> FixtureScore {
+        let cells = (0..<(tp + fn)).map { GroundTruth.Cell(x: Double($0) * 100, y: 0, r: 10) }
+        let dets = (0..<tp).map { det(Double($0) * 100, 0) } + (0..<fp).map { det(Double($0) * 100, 500) }
+        return scoreFixture(result: makeResult(dets, width: 10_000, height: 1000), truth: GroundTruth(cells: cells, tags: tags))
+    }
+}
