@@ -1,0 +1,134 @@
+import Foundation
+
+/// Normalised 1-D Gaussian kernel with `radius = ceil(3 sigma)` taps each side.
+///
+/// - Parameter sigma: standard deviation in pixels; values <= 0 give the identity kernel `[1]`.
+public func gaussianKernel(sigma: Double) -> [Float] {
+    guard sigma > 0, sigma.isFinite else { return [1] }
+    let radius = max(1, Int((3 * sigma).rounded(.up)))
+    var weights = [Float](repeating: 0, count: 2 * radius + 1)
+    var sum = 0.0
+    for i in -radius...radius {
+        let w = exp(-Double(i * i) / (2 * sigma * sigma))
+        weights[i + radius] = Float(w)
+        sum += w
+    }
+    for i in weights.indices { weights[i] = Float(Double(weights[i]) / sum) }
+    return weights
+}
+
+/// Separable convolution with a symmetric odd-length kernel, borders replicated.
+///
+/// Taps are the outer loop and x the inner one so that the inner loop runs over contiguous
+/// memory and vectorises (see shared swift-linux-notes: 4x faster than the naive order).
+/// - Parameters:
+///   - plane: input samples.
+///   - kernel: odd number of weights, centre in the middle (e.g. from `gaussianKernel`).
+public func convolveSeparable(_ plane: Plane, kernel: [Float]) -> Plane {
+    guard plane.count > 0, kernel.count > 1, kernel.count % 2 == 1 else { return plane }
+    let w = plane.width, h = plane.height
+    let radius = kernel.count / 2
+    var temp = Plane(width: w, height: h)
+    var out = Plane(width: w, height: h)
+    var padded = [Float](repeating: 0, count: w + 2 * radius)
+    plane.data.withUnsafeBufferPointer { src in
+        temp.data.withUnsafeMutableBufferPointer { dst in
+            padded.withUnsafeMutableBufferPointer { pad in
+                kernel.withUnsafeBufferPointer { k in
+                    for y in 0..<h {
+                        let row = src.baseAddress! + y * w
+                        for i in 0..<radius { pad[i] = row[0] }
+                        for x in 0..<w { pad[radius &+ x] = row[x] }
+                        for i in 0..<radius { pad[radius &+ w &+ i] = row[w - 1] }
+                        let o = dst.baseAddress! + y * w
+                        let k0 = k[0]
+                        for x in 0..<w { o[x] = k0 * pad[x] }
+                        for t in 1..<k.count {
+                            let kt = k[t]
+                            let p = pad.baseAddress! + t
+                            for x in 0..<w { o[x] += kt * p[x] }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    temp.data.withUnsafeBufferPointer { src in
+        out.data.withUnsafeMutableBufferPointer { dst in
+            kernel.withUnsafeBufferPointer { k in
+                for y in 0..<h {
+                    let o = dst.baseAddress! + y * w
+                    for x in 0..<w { o[x] = 0 }
+                    for t in 0..<k.count {
+                        let sy = min(max(y &+ t &- radius, 0), h - 1)
+                        let r = src.baseAddress! + sy * w
+                        let kt = k[t]
+                        for x in 0..<w { o[x] += kt * r[x] }
+                    }
+                }
+            }
+        }
+    }
+    return out
+}
+
+/// Gaussian blur, borders replicated.
+///
+/// - Parameter sigma: standard deviation in pixels. Up to `directLimit` the kernel is applied
+///   directly; above it three successive box blurs approximate the Gaussian (error < 3%) at a
+///   cost independent of sigma.
+public func gaussianBlur(_ plane: Plane, sigma: Double, directLimit: Double = 6) -> Plane {
+    guard sigma > 0 else { return plane }
+    if sigma <= directLimit { return convolveSeparable(plane, kernel: gaussianKernel(sigma: sigma)) }
+    // Box width whose three-fold repetition has variance sigma^2: 3 (w^2 - 1) / 12 = sigma^2.
+    let width = Int((sqrt(4 * sigma * sigma + 1)).rounded())
+    let radius = max(1, width / 2)
+    return boxBlur(boxBlur(boxBlur(plane, radius: radius), radius: radius), radius: radius)
+}
+
+/// Mean over a (2 radius + 1)^2 square window, borders replicated; O(1) per pixel.
+///
+/// - Parameter radius: half window size in pixels; 0 returns the input.
+public func boxBlur(_ plane: Plane, radius: Int) -> Plane {
+    guard radius > 0, plane.count > 0 else { return plane }
+    let w = plane.width, h = plane.height
+    let norm = 1 / Float(2 * radius + 1)
+    var temp = Plane(width: w, height: h)
+    plane.data.withUnsafeBufferPointer { src in
+        temp.data.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<h {
+                let row = src.baseAddress! + y * w
+                let o = dst.baseAddress! + y * w
+                var acc: Float = 0
+                for i in -radius...radius { acc += row[min(max(i, 0), w - 1)] }
+                for x in 0..<w {
+                    o[x] = acc * norm
+                    let add = row[min(x &+ radius &+ 1, w - 1)]
+                    let sub = row[max(x &- radius, 0)]
+                    acc += add - sub
+                }
+            }
+        }
+    }
+    var out = Plane(width: w, height: h)
+    var acc = [Float](repeating: 0, count: w)
+    temp.data.withUnsafeBufferPointer { src in
+        out.data.withUnsafeMutableBufferPointer { dst in
+            acc.withUnsafeMutableBufferPointer { a in
+                let base = src.baseAddress!
+                for i in -radius...radius {
+                    let r = base + min(max(i, 0), h - 1) * w
+                    for x in 0..<w { a[x] += r[x] }
+                }
+                for y in 0..<h {
+                    let o = dst.baseAddress! + y * w
+                    for x in 0..<w { o[x] = a[x] * norm }
+                    let add = base + min(y &+ radius &+ 1, h - 1) * w
+                    let sub = base + max(y &- radius, 0) * w
+                    for x in 0..<w { a[x] += add[x] - sub[x] }
+                }
+            }
+        }
+    }
+    return out
+}

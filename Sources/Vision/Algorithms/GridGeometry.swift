@@ -1,0 +1,173 @@
+import Foundation
+
+/// Histogram of gradient orientations (0 ..< 180 degrees, 1-degree bins), each pixel weighted
+/// by its gradient magnitude; pixels below `minMagnitude` are skipped.
+///
+/// - Parameters:
+///   - plane: input (flattened luminance or a contrast map).
+///   - minMagnitude: central-difference gradient magnitude threshold, plane units per pixel.
+public func orientationHistogram(_ plane: Plane, minMagnitude: Float) -> [Double] {
+    var hist = [Double](repeating: 0, count: 180)
+    let w = plane.width, h = plane.height
+    guard w >= 3, h >= 3 else { return hist }
+    let minSq = minMagnitude * minMagnitude
+    plane.data.withUnsafeBufferPointer { d in
+        for y in 1..<(h - 1) {
+            let c = d.baseAddress! + y * w
+            for x in 1..<(w - 1) {
+                let gx = (c[x + 1] - c[x - 1]) * 0.5, gy = (c[x + w] - c[x - w]) * 0.5
+                let m2 = gx * gx + gy * gy
+                if m2 < minSq { continue }
+                var a = atan2(gy, gx) * (180 / Float.pi)
+                if a < 0 { a += 180 }
+                let bin = min(179, Int(a))
+                hist[bin] += Double(m2.squareRoot())
+            }
+        }
+    }
+    return hist
+}
+
+/// The two perpendicular-ish families of straight lines in an orientation histogram:
+/// the pair of peaks (theta, theta + 90 +- `tolerance`) with the largest combined weight.
+///
+/// - Returns: gradient directions of the two families in degrees (sub-bin refined by a
+///   parabola) and the pair's share of the total weight above a uniform histogram's
+///   (0 = no preferred direction).
+public func perpendicularPeaks(_ histogram: [Double], tolerance: Int = 4) -> (first: Double, second: Double, strength: Double) {
+    let n = histogram.count
+    guard n == 180 else { return (0, 90, 0) }
+    // Circular 3-bin smoothing.
+    var s = [Double](repeating: 0, count: n)
+    for i in 0..<n { s[i] = histogram[(i + n - 1) % n] + histogram[i] + histogram[(i + 1) % n] }
+    let total = s.reduce(0, +)
+    guard total > 0 else { return (0, 90, 0) }
+    var best = (i: 0, j: 90, v: -1.0)
+    for i in 0..<90 {
+        var bj = (i + 90) % n, bv = -1.0
+        for d in -tolerance...tolerance {
+            let j = (i + 90 + d + n) % n
+            if s[j] > bv { bv = s[j]; bj = j }
+        }
+        // The first family must itself be a local peak within the tolerance too.
+        var ai = i, av = s[i]
+        for d in -tolerance...tolerance {
+            let k = (i + d + n) % n
+            if s[k] > av { av = s[k]; ai = k }
+        }
+        if av + bv > best.v { best = (ai, bj, av + bv) }
+    }
+    func refine(_ i: Int) -> Double {
+        let a = s[(i + n - 1) % n], b = s[i], c = s[(i + 1) % n]
+        let den = a - 2 * b + c
+        let off = den < 0 ? 0.5 * (a - c) / den : 0
+        return Double(i) + 0.5 + max(-0.5, min(0.5, off))
+    }
+    // Two peaks 3 bins wide in a uniform histogram would hold 6/180 of the weight.
+    let share = (s[best.i] + s[best.j]) / 3 / total
+    let strength = max(0, (share - 6.0 / 180) / (1 - 6.0 / 180))
+    return (refine(best.i), refine(best.j), strength)
+}
+
+/// Mean of `plane` along parallel lines: bin k holds pixels whose coordinate along the unit
+/// normal (cos a, sin a) falls in [origin + k, origin + k + 1).
+///
+/// - Parameters:
+///   - normalAngle: direction of the normal, radians.
+/// - Returns: the profile and the coordinate of its first bin.
+public func projectionProfile(_ plane: Plane, normalAngle: Double) -> (profile: [Double], origin: Double) {
+    let w = plane.width, h = plane.height
+    guard w > 0, h > 0 else { return ([], 0) }
+    let nx = cos(normalAngle), ny = sin(normalAngle)
+    let corners = [0.0, nx * Double(w - 1), ny * Double(h - 1), nx * Double(w - 1) + ny * Double(h - 1)]
+    let lo = corners.min()!, hi = corners.max()!
+    let bins = Int(hi - lo) + 1
+    var sums = [Double](repeating: 0, count: bins), counts = [Double](repeating: 0, count: bins)
+    plane.data.withUnsafeBufferPointer { d in
+        for y in 0..<h {
+            let base = Double(y) * ny - lo
+            let row = d.baseAddress! + y * w
+            for x in 0..<w {
+                let b = min(bins - 1, max(0, Int(base + Double(x) * nx)))
+                sums[b] += Double(row[x])
+                counts[b] += 1
+            }
+        }
+    }
+    var profile = [Double](repeating: 0, count: bins)
+    for i in 0..<bins { profile[i] = counts[i] > 0 ? sums[i] / counts[i] : 0 }
+    // Bins near the image corners hold few pixels and are noisy: replace by the neighbour.
+    let minCount = Double(min(w, h)) * 0.25
+    var firstGood = 0, lastGood = bins - 1
+    while firstGood < bins - 1 && counts[firstGood] < minCount { firstGood += 1 }
+    while lastGood > 0 && counts[lastGood] < minCount { lastGood -= 1 }
+    if firstGood <= lastGood {
+        return (Array(profile[firstGood...lastGood]), lo + Double(firstGood))
+    }
+    return (profile, lo)
+}
+
+/// Dominant period of a 1-D profile by normalised autocorrelation after removing the trend
+/// (a moving average one `maxLag` wide).
+///
+/// - Parameters:
+///   - minLag, maxLag: period search range, samples.
+/// - Returns: period (sub-sample refined), its autocorrelation (0 ... 1, higher = more
+///   periodic) and the phase: position of the strongest line of the folded profile relative to
+///   the profile start.
+public func dominantPeriod(_ profile: [Double], minLag: Double, maxLag: Double) -> (period: Double, strength: Double, phase: Double)? {
+    let n = profile.count
+    let lo = max(2, Int(minLag.rounded(.down))), hi = min(Int(maxLag.rounded(.up)), n / 2)
+    guard lo < hi else { return nil }
+    // Detrend.
+    let half = max(1, hi / 2)
+    var prefix = [Double](repeating: 0, count: n + 1)
+    for i in 0..<n { prefix[i + 1] = prefix[i] + profile[i] }
+    var d = [Double](repeating: 0, count: n)
+    for i in 0..<n {
+        let a = max(0, i - half), b = min(n, i + half + 1)
+        d[i] = profile[i] - (prefix[b] - prefix[a]) / Double(b - a)
+    }
+    var energy = 0.0
+    for v in d { energy += v * v }
+    guard energy > 1e-12 else { return nil }
+    var ac = [Double](repeating: 0, count: hi + 2)
+    for lag in max(1, lo - 1)...(hi + 1) where lag < n {
+        var s = 0.0
+        for i in 0..<(n - lag) { s += d[i] * d[i + lag] }
+        // Normalise by the overlap so long lags are not penalised.
+        ac[lag] = s / energy * Double(n) / Double(n - lag)
+    }
+    var bestLag = lo, bestVal = -Double.infinity
+    for lag in lo...hi where ac[lag] > bestVal && ac[lag] >= ac[lag - 1] && ac[lag] >= ac[lag + 1] {
+        bestVal = ac[lag]
+        bestLag = lag
+    }
+    guard bestVal > 0 else { return nil }
+    // Prefer the fundamental: the smallest local peak nearly as strong as the best.
+    for lag in lo..<bestLag where ac[lag] >= 0.8 * bestVal && ac[lag] >= ac[lag - 1] && ac[lag] >= ac[lag + 1] {
+        let ratio = Double(bestLag) / Double(lag)
+        if abs(ratio - ratio.rounded()) < 0.1 {
+            bestLag = lag
+            bestVal = ac[lag]
+            break
+        }
+    }
+    let a = ac[bestLag - 1], b = ac[bestLag], c = ac[bestLag + 1]
+    let den = a - 2 * b + c
+    let period = Double(bestLag) + (den < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / den)) : 0)
+    // Phase: fold the detrended profile at the period and take the strongest bin.
+    let bins = max(1, Int(period.rounded()))
+    var fold = [Double](repeating: 0, count: bins), cnt = [Double](repeating: 0, count: bins)
+    for i in 0..<n {
+        let b = Int((Double(i).truncatingRemainder(dividingBy: period)).rounded(.down)) % bins
+        fold[b] += d[i]
+        cnt[b] += 1
+    }
+    var phase = 0, phaseVal = -Double.infinity
+    for i in 0..<bins where cnt[i] > 0 && fold[i] / cnt[i] > phaseVal {
+        phaseVal = fold[i] / cnt[i]
+        phase = i
+    }
+    return (period, min(1, b), Double(phase))
+}

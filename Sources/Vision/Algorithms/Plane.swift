@@ -1,0 +1,74 @@
+/// A single-channel image of 32-bit floats, row-major, no padding.
+///
+/// Every algorithm in this module works on planes: luminance, flattened luminance, contrast
+/// maps, filter responses. Coordinates follow the labels-v1 convention (x right, y down, origin
+/// at the centre of the top-left pixel).
+public struct Plane: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// `width * height` samples.
+    public var data: [Float]
+
+    public init(width: Int, height: Int, repeating value: Float = 0) {
+        let w = max(0, width), h = max(0, height)
+        self.width = w
+        self.height = h
+        self.data = [Float](repeating: value, count: w * h)
+    }
+
+    /// Wraps existing samples; returns nil when the count does not match the size.
+    public init?(width: Int, height: Int, data: [Float]) {
+        guard width >= 0, height >= 0, data.count == width * height else { return nil }
+        self.width = width
+        self.height = height
+        self.data = data
+    }
+
+    public var count: Int { width * height }
+
+    /// The sample at (x, y); for tests and tools, not for hot loops.
+    public subscript(x: Int, y: Int) -> Float {
+        get { data[y * width + x] }
+        set { data[y * width + x] = newValue }
+    }
+
+    /// The sample at (x, y) with coordinates clamped to the plane (replicated border).
+    public func clamped(_ x: Int, _ y: Int) -> Float {
+        let cx = min(max(x, 0), width - 1), cy = min(max(y, 0), height - 1)
+        return data[cy * width + cx]
+    }
+
+    /// Bilinear sample at a sub-pixel position, replicated border. Zero for an empty plane.
+    public func bilinear(_ x: Double, _ y: Double) -> Float {
+        guard width > 0, height > 0 else { return 0 }
+        let fx = min(max(x, 0), Double(width - 1)), fy = min(max(y, 0), Double(height - 1))
+        let x0 = Int(fx), y0 = Int(fy)
+        let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
+        let ax = Float(fx - Double(x0)), ay = Float(fy - Double(y0))
+        let top = data[y0 * width + x0] * (1 - ax) + data[y0 * width + x1] * ax
+        let bottom = data[y1 * width + x0] * (1 - ax) + data[y1 * width + x1] * ax
+        return top * (1 - ay) + bottom * ay
+    }
+
+    /// Applies `transform` to every sample.
+    public func map(_ transform: (Float) -> Float) -> Plane {
+        var out = self
+        out.data.withUnsafeMutableBufferPointer { buffer in
+            for i in buffer.indices { buffer[i] = transform(buffer[i]) }
+        }
+        return out
+    }
+
+    /// Minimum and maximum sample; (0, 0) for an empty plane.
+    public var range: (min: Float, max: Float) {
+        guard !data.isEmpty else { return (0, 0) }
+        var lo = Float.infinity, hi = -Float.infinity
+        data.withUnsafeBufferPointer { buffer in
+            for v in buffer {
+                lo = min(lo, v)
+                hi = max(hi, v)
+            }
+        }
+        return (lo, hi)
+    }
+}

@@ -1,0 +1,74 @@
+import Imaging
+import Hemocytometer
+
+/// A candidate cell before classification, in WORKING pixels until the `candidates` stage
+/// maps it back to image pixels.
+public struct Candidate: Sendable, Equatable {
+    public var x: Double
+    public var y: Double
+    public var r: Double
+    /// Detector strength (see `PipelineConfig.minScore`).
+    public var score: Double
+    /// Peak contrast of the flattened luminance (unitless).
+    public var contrast: Double
+    public init(x: Double, y: Double, r: Double, score: Double, contrast: Double) {
+        self.x = x
+        self.y = y
+        self.r = r
+        self.score = score
+        self.contrast = contrast
+    }
+}
+
+/// The grid as the `grid` stage found it, in working pixels plus the image-space result.
+public struct DetectedGrid: Sendable, Equatable {
+    /// Direction of the two line families, radians (first near 0, second near pi/2).
+    public var angles: [Double]
+    /// Line spacing of each family, working pixels.
+    public var spacings: [Double]
+    /// Position of one line of each family along its normal, working pixels from the origin.
+    public var phases: [Double]
+    /// Periodicity strength of each family (0 ... 1).
+    public var strengths: [Double]
+    public var result: GridResult
+}
+
+/// Everything the stages hand to each other. Planes are at the working scale
+/// (`scale` image pixels per working pixel).
+public struct Frame: Sendable {
+    public let image: Image
+    public let config: PipelineConfig
+    /// Image pixels per working pixel (integer downsampling factor).
+    public var scale: Int = 1
+    /// Linear luminance 0 ... 1 at the working scale.
+    public var luminance = Plane(width: 0, height: 0)
+    /// Luminance divided by the background estimate (1 = background).
+    public var flat = Plane(width: 0, height: 0)
+    /// Cell radius range, working pixels.
+    public var minRadius: Double = 1
+    public var maxRadius: Double = 2
+    public var grid: DetectedGrid?
+    public var candidates: [Candidate] = []
+    public var detections: [Detection] = []
+    public var count: ChamberCount?
+    public var focusScore: Double = 0
+    public var glareRatio: Double = 0
+    public var isGreyscale = false
+    public var flags: [String] = []
+
+    public init(image: Image, config: PipelineConfig) {
+        self.image = image
+        self.config = config
+    }
+
+    /// Appends a quality flag once.
+    public mutating func flag(_ name: String) {
+        if !flags.contains(name) { flags.append(name) }
+    }
+}
+
+/// One step of the pipeline. Adding a stage = one new type + one entry in `Pipeline.stages`.
+public protocol Stage: Sendable {
+    var name: String { get }
+    func run(_ frame: inout Frame) throws
+}

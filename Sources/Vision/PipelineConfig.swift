@@ -1,0 +1,116 @@
+import Hemocytometer
+
+/// Which candidate detector runs in the `candidates` stage.
+public enum DetectorKind: String, Sendable, Equatable, CaseIterable {
+    /// Multi-scale Difference of Gaussians on the local-contrast map (both polarities at once).
+    case dog
+    /// Otsu threshold of the contrast map, connected components, shape filters, watershed split.
+    case threshold
+}
+
+/// Where the cell size range comes from.
+public enum CellSizeSource: String, Sendable, Equatable, CaseIterable {
+    /// `minRadiusPx ... maxRadiusPx` always.
+    case pixels
+    /// `minDiameterUm ... maxDiameterUm` through the grid calibration when a grid is found,
+    /// the pixel range otherwise.
+    case calibration
+}
+
+/// Every parameter of the pipeline, with documented defaults. Two configs are two algorithm
+/// versions; `configHash` identifies one.
+public struct PipelineConfig: Sendable, Equatable {
+    // MARK: cell size
+    /// Detector used in the `candidates` stage.
+    public var detector: DetectorKind = .dog
+    /// Source of the cell size range (see `CellSizeSource`).
+    public var sizeFrom: CellSizeSource = .pixels
+    /// Smallest cell radius, image pixels.
+    public var minRadiusPx: Double = 5
+    /// Largest cell radius, image pixels.
+    public var maxRadiusPx: Double = 12
+    /// Smallest cell diameter, micrometres (used with `sizeFrom = calibration`).
+    public var minDiameterUm: Double = 8
+    /// Largest cell diameter, micrometres.
+    public var maxDiameterUm: Double = 30
+    /// The working scale is the largest integer downsampling factor that keeps the smallest
+    /// cell radius at least this many working pixels. Pixels.
+    public var minWorkingRadiusPx: Double = 2.5
+    /// Explicit downsampling factor (1 = full resolution); 0 = choose from the cell size.
+    public var workingScale: Int = 0
+
+    // MARK: normalize / illumination
+    /// A pixel with any channel at or above this 8-bit value counts as glare.
+    public var glareLevel: Int = 250
+    /// Glare fraction above which the image is flagged "glare".
+    public var glareMaxRatio: Double = 0.02
+    /// Variance of the Laplacian of the 8-bit-scaled luminance below which the image is
+    /// flagged "low-focus".
+    public var minFocus: Double = 2
+    /// Background blur sigma in multiples of the largest cell radius.
+    public var backgroundSigmaRadii: Double = 3
+    /// Contrast-map pre-smoothing sigma in multiples of the smallest working radius.
+    public var contrastSmoothingRadii: Double = 0.3
+
+    // MARK: grid
+    /// Look for the chamber ruling at all.
+    public var gridEnabled: Bool = true
+    /// Minimum normalised periodicity (0 ... 1) of the projection profile to accept a grid.
+    public var gridMinPeriodicity: Double = 0.25
+    /// Smallest and largest grid line spacing searched, image pixels.
+    public var gridMinSpacingPx: Double = 40
+    public var gridMaxSpacingPx: Double = 600
+    /// Physical spacing of the dominant ruling period, micrometres (250 for the corner
+    /// squares of a Neubauer-improved chamber).
+    public var gridSpacingUm: Double = 250
+    /// Length of the line structuring element that removes grid lines and fibres, in multiples
+    /// of the largest cell diameter.
+    public var lineRemovalLengthDiameters: Double = 2
+    /// Also remove straight structures at 0/45/90/135 degrees (fibres), not only along the grid.
+    public var removeFibres: Bool = true
+
+    // MARK: candidates
+    /// Scale levels of the DoG stack spanning the radius range.
+    public var scaleLevels: Int = 8
+    /// Minimum detection score (DoG peak over the robust noise of its level). Sweeping it gives
+    /// the precision/recall curve.
+    public var minScore: Double = 6
+    /// Minimum peak contrast (Weber contrast of the flattened luminance, unitless).
+    public var minContrast: Double = 0.04
+    /// Largest ratio of the Hessian's principal curvatures at a peak (elongated shapes above).
+    public var maxEdgeRatio: Double = 6
+    /// Threshold detector: smallest circularity 4 pi A / P^2 (0 ... 1).
+    public var minCircularity: Double = 0.3
+    /// Threshold detector: smallest solidity A / convex hull area (0 ... 1).
+    public var minSolidity: Double = 0.7
+
+    // MARK: classify
+    /// Trypan-blue hue band, degrees.
+    public var hueMinDeg: Double = 200
+    public var hueMaxDeg: Double = 260
+    /// Floor of the adaptive saturation threshold for "blue" (0 ... 1).
+    public var minDeadSaturation: Double = 0.12
+    /// Below this image-wide saturation (99th percentile) the image is treated as greyscale.
+    public var greyscaleSaturation: Double = 0.06
+    /// Greyscale rule: a cell is dead when its interior is darker than the background by this
+    /// Weber contrast and has no bright refractile centre.
+    public var deadDarkContrast: Double = 0.12
+    /// Greyscale rule: centre brighter than the background by this Weber contrast = refractile.
+    public var refractileContrast: Double = 0.08
+
+    // MARK: nms / count
+    /// Two detections overlapping by more than this circle IoU are one cell.
+    public var nmsIoU: Double = 0.3
+    /// MAD cut for outlier squares (robust z).
+    public var madCut: Double = 2.5
+    /// Large squares counted (row, column), default the four corners.
+    public var countedSquares: [LargeSquare] = LargeSquare.corners
+    /// Dilution factor of the sample.
+    public var dilution: Double = 1
+    /// Flag "overcrowded" above this many cells per large square.
+    public var overcrowdedPerSquare: Double = 300
+    /// Flag "too-sparse" below this many cells per large square.
+    public var sparsePerSquare: Double = 10
+
+    public init() {}
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Imaging
+
+/// Colour and brightness of one candidate measured on the full-resolution image.
+public struct CellAppearance: Sendable, Equatable {
+    /// Hue (degrees), saturation and brightness ratio of the cell interior after dividing by the
+    /// local background colour (white balance), so colour casts of the lamp cancel.
+    public var hueDeg: Double
+    public var saturation: Double
+    /// Interior linear luminance over the background's, minus 1 (Weber contrast).
+    public var interiorContrast: Double
+    /// Brightest centre pixel's Weber contrast (the refractile spot of a live cell).
+    public var centreContrast: Double
+}
+
+/// Measures a candidate: interior disc (0.6 r), centre disc (0.35 r), background annulus
+/// (1.5 r ... 2.2 r), subsampled so a big cell costs no more than a small one.
+///
+/// - Parameters:
+///   - x, y, r: candidate centre and radius, image pixels.
+public func measureAppearance(_ image: Image, x: Double, y: Double, r: Double) -> CellAppearance {
+    let w = image.width, h = image.height
+    let step = max(1, Int(r / 6))
+    let outer = 2.2 * r
+    let x0 = max(0, Int((x - outer).rounded(.down))), x1 = min(w - 1, Int((x + outer).rounded(.up)))
+    let y0 = max(0, Int((y - outer).rounded(.down))), y1 = min(h - 1, Int((y + outer).rounded(.up)))
+    var inner = (r: 0.0, g: 0.0, b: 0.0, lum: 0.0, n: 0.0)
+    var ring = (r: 0.0, g: 0.0, b: 0.0, lum: 0.0, n: 0.0)
+    var centreMax = 0.0
+    let ri2 = (0.6 * r) * (0.6 * r), rc2 = max(1, (0.35 * r) * (0.35 * r))
+    let ra2 = (1.5 * r) * (1.5 * r), rb2 = outer * outer
+    guard x0 <= x1, y0 <= y1 else { return CellAppearance(hueDeg: 0, saturation: 0, interiorContrast: 0, centreContrast: 0) }
+    image.pixels.withUnsafeBufferPointer { px in
+        srgbToLinear.withUnsafeBufferPointer { lut in
+            for yy in stride(from: y0, through: y1, by: step) {
+                let dy = Double(yy) - y
+                for xx in stride(from: x0, through: x1, by: step) {
+                    let dx = Double(xx) - x
+                    let d2 = dx * dx + dy * dy
+                    guard d2 <= ri2 || (d2 >= ra2 && d2 <= rb2) else { continue }
+                    let p = (yy * w + xx) * 3
+                    let lr = Double(lut[Int(px[p])]), lg = Double(lut[Int(px[p + 1])]), lb = Double(lut[Int(px[p + 2])])
+                    let lum = 0.2126 * lr + 0.7152 * lg + 0.0722 * lb
+                    if d2 <= ri2 {
+                        inner.r += lr; inner.g += lg; inner.b += lb; inner.lum += lum; inner.n += 1
+                        if d2 <= rc2 { centreMax = max(centreMax, lum) }
+                    } else {
+                        ring.r += lr; ring.g += lg; ring.b += lb; ring.lum += lum; ring.n += 1
+                    }
+                }
+            }
+        }
+    }
+    guard inner.n > 0 else { return CellAppearance(hueDeg: 0, saturation: 0, interiorContrast: 0, centreContrast: 0) }
+    let eps = 1e-3
+    let bg = ring.n > 0 ? (ring.r / ring.n, ring.g / ring.n, ring.b / ring.n, ring.lum / ring.n)
+                        : (inner.r / inner.n, inner.g / inner.n, inner.b / inner.n, inner.lum / inner.n)
+    // White-balanced interior colour.
+    let cr = (inner.r / inner.n + eps) / (bg.0 + eps)
+    let cg = (inner.g / inner.n + eps) / (bg.1 + eps)
+    let cb = (inner.b / inner.n + eps) / (bg.2 + eps)
+    let hsv = hsvFrom(r: cr, g: cg, b: cb)
+    return CellAppearance(hueDeg: hsv.h, saturation: hsv.s,
+                          interiorContrast: (inner.lum / inner.n + eps) / (bg.3 + eps) - 1,
+                          centreContrast: (centreMax + eps) / (bg.3 + eps) - 1)
+}
+
+/// Hue (degrees 0 ..< 360), saturation (0 ... 1) and value of non-negative RGB.
+public func hsvFrom(r: Double, g: Double, b: Double) -> (h: Double, s: Double, v: Double) {
+    let mx = max(r, g, b), mn = min(r, g, b), d = mx - mn
+    guard mx > 0 else { return (0, 0, 0) }
+    var hue = 0.0
+    if d > 0 {
+        if mx == r { hue = 60 * ((g - b) / d).truncatingRemainder(dividingBy: 6) }
+        else if mx == g { hue = 60 * ((b - r) / d + 2) }
+        else { hue = 60 * ((r - g) / d + 4) }
+    }
+    if hue < 0 { hue += 360 }
+    return (hue, d / mx, mx)
+}
+
+/// Live/dead decision for one measured cell.
+///
+/// Colour images (trypan blue): dead when the white-balanced hue is in the band, its
+/// saturation above `saturationThreshold` and the interior darker than the background.
+/// Greyscale: dead when the interior is darker than `deadDarkContrast` and there is no bright
+/// refractile centre. Confidence 0.5 ... 1 grows with the margin to the deciding threshold.
+public func classifyCell(_ a: CellAppearance, greyscale: Bool, saturationThreshold: Double,
+                         config: PipelineConfig) -> (CellClass, Double) {
+    func confidence(_ margin: Double, _ scale: Double) -> Double { 0.5 + 0.5 * min(1, abs(margin) / max(scale, 1e-9)) }
+    if greyscale {
+        let darkMargin = -a.interiorContrast - config.deadDarkContrast
+        let brightMargin = config.refractileContrast - a.centreContrast
+        let margin = min(darkMargin, brightMargin)
+        return (margin > 0 ? .dead : .live, confidence(margin, config.deadDarkContrast))
+    }
+    let inBand = a.hueDeg >= config.hueMinDeg && a.hueDeg <= config.hueMaxDeg
+    let satMargin = a.saturation - saturationThreshold
+    let dark = a.interiorContrast < 0
+    if inBand && satMargin > 0 && dark { return (.dead, confidence(satMargin, saturationThreshold)) }
+    if !inBand && a.saturation > saturationThreshold { return (.live, 1) }
+    return (.live, confidence(satMargin, saturationThreshold))
+}
+
+/// Stage 5: live/dead call for every candidate; candidates become detections.
+struct ClassifyStage: Stage {
+    let name = "classify"
+
+    func run(_ frame: inout Frame) throws {
+        let config = frame.config
+        let image = frame.image
+        let appearances = frame.candidates.map { measureAppearance(image, x: $0.x, y: $0.y, r: $0.r) }
+        // Adaptive saturation threshold: Otsu over the candidates' saturations, kept between
+        // the configured floor and twice it (so an all-live or all-dead image is not split).
+        var threshold = config.minDeadSaturation
+        if appearances.count >= 8 {
+            var hist = [Double](repeating: 0, count: 64)
+            for a in appearances { hist[min(63, Int(a.saturation * 64))] += 1 }
+            if let bin = otsuBin(histogram: hist) {
+                threshold = min(max(config.minDeadSaturation, Double(bin + 1) / 64), 2 * config.minDeadSaturation)
+            }
+        }
+        frame.detections = zip(frame.candidates, appearances).map { c, a in
+            let (cls, conf) = classifyCell(a, greyscale: frame.isGreyscale, saturationThreshold: threshold, config: config)
+            return Detection(x: c.x, y: c.y, r: c.r, cellClass: cls, score: c.score, confidence: conf)
+        }
+    }
+}

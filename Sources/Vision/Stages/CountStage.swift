@@ -1,0 +1,33 @@
+import Hemocytometer
+
+/// Stage 7: Neubauer counting. Centres go through the grid's image -> chamber mapping; only
+/// large squares lying entirely inside the image are counted. Without a grid: totals only.
+struct CountStage: Stage {
+    let name = "count"
+
+    func run(_ frame: inout Frame) throws {
+        let config = frame.config
+        let mapping = frame.grid.flatMap { Homography(matrix: $0.result.imageToChamber) }
+        let cells = frame.detections.map { d in
+            ChamberCell(position: mapping?.apply(Point(x: d.x, y: d.y)), isDead: d.cellClass == .dead)
+        }
+        var visible: [LargeSquare] = []
+        if let mapping, let inverse = mapping.inverse {
+            let w = Double(frame.image.width), h = Double(frame.image.height)
+            for row in 0..<3 {
+                for column in 0..<3 {
+                    let square = LargeSquare(row: row, column: column)
+                    let inside = NeubauerGeometry.corners(of: square).allSatisfy { c in
+                        guard let p = inverse.apply(c) else { return false }
+                        return p.x >= -0.5 && p.y >= -0.5 && p.x <= w - 0.5 && p.y <= h - 0.5
+                    }
+                    if inside { visible.append(square) }
+                }
+            }
+        }
+        let settings = CountSettings(squares: config.countedSquares, madCut: config.madCut, dilution: config.dilution,
+                                     overcrowdedPerSquare: config.overcrowdedPerSquare,
+                                     sparsePerSquare: config.sparsePerSquare)
+        frame.count = countChamber(cells: cells, visibleSquares: visible, settings: settings)
+    }
+}

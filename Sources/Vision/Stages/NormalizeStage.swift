@@ -1,0 +1,114 @@
+import Foundation
+import Imaging
+
+/// sRGB 8-bit value -> linear light 0 ... 1 (IEC 61966-2-1).
+let srgbToLinear: [Float] = (0..<256).map { i in
+    let c = Double(i) / 255
+    return Float(c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4))
+}
+
+/// Integer downsampling factor that keeps the smallest cell radius at least
+/// `minWorkingRadius` working pixels.
+///
+/// - Parameters:
+///   - minRadiusPx: smallest cell radius, image pixels.
+///   - minWorkingRadius: smallest acceptable radius after downsampling, pixels.
+///   - explicit: a configured factor (> 0 wins).
+public func workingScale(minRadiusPx: Double, minWorkingRadius: Double, explicit: Int) -> Int {
+    if explicit > 0 { return explicit }
+    guard minRadiusPx.isFinite, minWorkingRadius > 0 else { return 1 }
+    return max(1, min(64, Int((minRadiusPx / minWorkingRadius).rounded(.down))))
+}
+
+/// Stage 1: linear luminance at the working scale, glare ratio, focus score, greyscale test.
+struct NormalizeStage: Stage {
+    let name = "normalize"
+
+    func run(_ frame: inout Frame) throws {
+        let config = frame.config
+        let image = frame.image
+        let f = workingScale(minRadiusPx: config.minRadiusPx, minWorkingRadius: config.minWorkingRadiusPx,
+                             explicit: config.workingScale)
+        frame.scale = f
+        frame.minRadius = config.minRadiusPx / Double(f)
+        frame.maxRadius = max(config.maxRadiusPx, config.minRadiusPx) / Double(f)
+        guard image.width > 0, image.height > 0 else {
+            frame.flag("empty-image")
+            return
+        }
+        let w = image.width, h = image.height
+        let ow = (w + f - 1) / f, oh = (h + f - 1) / f
+        var lum = Plane(width: ow, height: oh)
+        var counts = [Float](repeating: 0, count: ow)
+        var glare = 0
+        var saturatedChroma = 0
+        let glareLevel = UInt8(clamping: config.glareLevel)
+        // Chroma (max - min of the 8-bit channels) above this marks a coloured pixel.
+        let chromaLimit = Int((config.greyscaleSaturation * 255).rounded())
+        image.pixels.withUnsafeBufferPointer { px in
+            srgbToLinear.withUnsafeBufferPointer { lut in
+                lum.data.withUnsafeMutableBufferPointer { out in
+                    counts.withUnsafeMutableBufferPointer { cnt in
+                        for oy in 0..<oh {
+                            let o = out.baseAddress! + oy * ow
+                            for x in 0..<ow { cnt[x] = 0 }
+                            let y0 = oy * f, y1 = min(y0 + f, h)
+                            for y in y0..<y1 {
+                                var p = y * w * 3
+                                for x in 0..<w {
+                                    let r = px[p], g = px[p &+ 1], b = px[p &+ 2]
+                                    p &+= 3
+                                    let v = 0.2126 * lut[Int(r)] + 0.7152 * lut[Int(g)] + 0.0722 * lut[Int(b)]
+                                    let ox = x / f
+                                    o[ox] += v
+                                    cnt[ox] += 1
+                                    let hi = max(r, max(g, b)), lo = min(r, min(g, b))
+                                    if hi >= glareLevel { glare &+= 1 }
+                                    if Int(hi) &- Int(lo) > chromaLimit { saturatedChroma &+= 1 }
+                                }
+                            }
+                            for x in 0..<ow { o[x] /= cnt[x] }
+                        }
+                    }
+                }
+            }
+        }
+        frame.luminance = lum
+        let total = Double(w) * Double(h)
+        frame.glareRatio = Double(glare) / total
+        // Greyscale when fewer than 1% of the pixels carry visible colour.
+        frame.isGreyscale = Double(saturatedChroma) / total < 0.01
+        frame.focusScore = laplacianVariance(lum, scale: 255)
+        if frame.glareRatio > config.glareMaxRatio { frame.flag("glare") }
+        if frame.focusScore < config.minFocus { frame.flag("low-focus") }
+        if frame.isGreyscale { frame.flag("greyscale") }
+    }
+}
+
+/// Variance of the 4-neighbour Laplacian over the interior pixels (a focus measure: sharp
+/// images have strong second derivatives).
+///
+/// - Parameters:
+///   - plane: input samples.
+///   - scale: factor applied to samples first (255 reports it in 8-bit units).
+public func laplacianVariance(_ plane: Plane, scale: Float = 1) -> Double {
+    let w = plane.width, h = plane.height
+    guard w >= 3, h >= 3 else { return 0 }
+    var sum = 0.0, sumSq = 0.0
+    plane.data.withUnsafeBufferPointer { d in
+        for y in 1..<(h - 1) {
+            var rowSum: Float = 0, rowSq: Float = 0
+            let c = d.baseAddress! + y * w
+            for x in 1..<(w - 1) {
+                let l = (c[x - 1] + c[x + 1] + c[x - w] + c[x + w] - 4 * c[x]) * scale
+                rowSum += l
+                rowSq += l * l
+            }
+            sum += Double(rowSum)
+            sumSq += Double(rowSq)
+        }
+    }
+    let n = Double((w - 2) * (h - 2))
+    let mean = sum / n
+    return max(0, sumSq / n - mean * mean)
+}
