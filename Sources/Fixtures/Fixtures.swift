@@ -1,1 +1,0 @@
-// Fixtures module: see README.md for what it holds.

@@ -1,0 +1,30 @@
+import JSON
+
+extension Label {
+    /// Compares the label with the decoded image: a stated `width`/`height` must equal the
+    /// image's, and every cell must lie inside the image or within its radius of the edge.
+    ///
+    /// - Parameters:
+    ///   - imageWidth: decoded image width in pixels.
+    ///   - imageHeight: decoded image height in pixels.
+    ///   - file: the label file, for the messages.
+    /// - Returns: every disagreement, empty when the label fits the image.
+    public func check(imageWidth: Int, imageHeight: Int, file: String? = nil) -> [LabelError] {
+        var errors: [LabelError] = []
+        if let width, width != imageWidth {
+            errors.append(LabelError(JSONError(
+                file: file, path: "width", expected: "the decoded image width \(imageWidth)", actual: String(width))))
+        }
+        if let height, height != imageHeight {
+            errors.append(LabelError(JSONError(
+                file: file, path: "height", expected: "the decoded image height \(imageHeight)", actual: String(height))))
+        }
+        for (index, cell) in cells.enumerated() {
+            let cursor = JSONCursor(.null, file: file, path: JSONPath.appending("cells", index: index))
+            if let error = outsideImageError(cell, at: cursor, width: imageWidth, height: imageHeight) {
+                errors.append(LabelError(error))
+            }
+        }
+        return errors
+    }
+}

@@ -1,0 +1,111 @@
+import Fixtures
+import JSON
+import Testing
+
+@Suite struct LabelParsingTests {
+    @Test func parsesTheSpecExample() throws {
+        let text = """
+            {
+              "version": 1,
+              "image": "golden01.png",
+              "width": 1920,
+              "height": 1080,
+              "umPerPixel": 0.5,
+              "dilution": 2.0,
+              "grid": { "corners": [[412.0, 96.5], [1510.0, 101.0], [1503.5, 1000.0], [405.0, 995.0]],
+                        "widthUm": 3000, "heightUm": 3000 },
+              "cells": [
+                { "x": 100.5, "y": 200.25, "r": 7.0, "label": "live" },
+                { "x": 310.0, "y": 95.0,   "r": 8.5, "label": "dead" },
+                { "x": 55.0,  "y": 40.0 }
+              ],
+              "expect": { "total": { "min": 40, "max": 60 }, "dead": { "min": 5 } },
+              "tags": ["blank-control"],
+              "source": {"repo": "x"}
+            }
+            """
+        let label = try Label.parse(Array(text.utf8), file: "golden01.json")
+        #expect(label.version == 1)
+        #expect(label.image == "golden01.png")
+        #expect(label.width == 1920 && label.height == 1080)
+        #expect(label.umPerPixel == 0.5)
+        #expect(label.dilution == 2)
+        #expect(label.grid?.corners.first == PixelPoint(x: 412, y: 96.5))
+        #expect(label.grid?.widthUm == 3000)
+        #expect(label.cells == [
+            LabelledCell(x: 100.5, y: 200.25, r: 7, label: .live),
+            LabelledCell(x: 310, y: 95, r: 8.5, label: .dead),
+            LabelledCell(x: 55, y: 40),
+        ])
+        #expect(label.liveCount == 1 && label.deadCount == 1)
+        #expect(label.expect == CountExpectations(total: CountRange(min: 40, max: 60), dead: CountRange(min: 5)))
+        #expect(label.tags == ["blank-control"])
+        #expect(label.extra.keys == ["source"])
+        #expect(label.extra["source"] == ["repo": "x"])
+    }
+
+    @Test func minimalLabelHasDefaults() throws {
+        let label = try Label.parse(Array(labelText().utf8), file: nil)
+        #expect(label.cells.isEmpty && label.tags.isEmpty && label.extra.isEmpty)
+        #expect(label.dilution == 1)
+        #expect(label.image == nil && label.width == nil && label.grid == nil && label.expect == nil)
+    }
+
+    @Test func gridSizeDefaultsToNeubauerImproved() throws {
+        let label = try Label.parse(Array(labelText(#""grid": {"corners": [[0,0],[10,0],[10,10],[0,10]]}"#).utf8), file: nil)
+        #expect(label.grid?.widthUm == 3000 && label.grid?.heightUm == 3000)
+    }
+
+    @Test func cornersMayLieOutsideTheImage() throws {
+        let text = labelText(#""width": 100, "height": 100, "grid": {"corners": [[-50,-40],[300,-40],[300,250],[-50,250]]}"#)
+        #expect(labelErrors(text) == [])
+    }
+
+    @Test func jsonValueRoundTrips() throws {
+        let label = Label(
+            image: "x.png", width: 64, height: 48, umPerPixel: 0.25, dilution: 2,
+            grid: LabelGrid(corners: [PixelPoint(x: 1, y: 2), PixelPoint(x: 60, y: 2), PixelPoint(x: 60, y: 40), PixelPoint(x: 1, y: 40)],
+                            widthUm: 1000, heightUm: 1000),
+            cells: [LabelledCell(x: 3, y: 4, r: 2.5, label: .dead), LabelledCell(x: 10.125, y: 0)],
+            expect: CountExpectations(total: CountRange(min: 1), live: CountRange(max: 5)),
+            tags: ["synthetic", "dense"], extra: ["generator": ["seed": 42]])
+        let text = label.jsonValue.serialized(pretty: true)
+        #expect(try Label.parse(Array(text.utf8), file: "w.json") == label)
+        #expect(label.jsonValue["version"] == 1)
+        let plain = Label(cells: [LabelledCell(x: 1, y: 1)])
+        #expect(plain.jsonValue.serialized(pretty: false) == #"{"version":1,"cells":[{"x":1.0,"y":1.0}]}"#)
+    }
+
+    @Test func countRangeContains() {
+        #expect(CountRange(min: 2, max: 4).contains(2))
+        #expect(CountRange(min: 2, max: 4).contains(4))
+        #expect(!CountRange(min: 2, max: 4).contains(5))
+        #expect(!CountRange(min: 2).contains(1))
+        #expect(CountRange().contains(0))
+    }
+
+    @Test func checkAgainstDecodedImage() throws {
+        let label = try Label.parse(Array(labelText(#""width": 100, "height": 50"#, cells: #"[{"x": 95, "y": 10, "r": 3}]"#).utf8), file: nil)
+        #expect(label.check(imageWidth: 100, imageHeight: 50, file: "a.json").isEmpty)
+        let errors = label.check(imageWidth: 90, imageHeight: 40, file: "a.json").map(\.description)
+        #expect(errors == [
+            "a.json: width: expected the decoded image width 90, got 100",
+            "a.json: height: expected the decoded image height 40, got 50",
+            "a.json: cells[0]: expected a centre inside the 90 x 40 image or within its radius (3.0 px) of its edge, got (95.0, 10.0), 5.5 px outside",
+        ])
+        let unsized = try Label.parse(Array(labelText(cells: #"[{"x": 500, "y": 10}]"#).utf8), file: nil)
+        #expect(unsized.check(imageWidth: 100, imageHeight: 50).count == 1)
+    }
+
+    @Test func loadFromTemporaryDirectory() throws {
+        let root = try makeTemporaryDirectory()
+        defer { removeTemporaryDirectory(root) }
+        try write(labelText(#""tags": ["t"]"#), to: "ok.json", in: root)
+        try write(labelText(#""width": -1"#), to: "bad.json", in: root)
+        #expect(try Label.load(path: root + "/ok.json").tags == ["t"])
+        let bad = #expect(throws: LabelErrors.self) { try Label.load(path: root + "/bad.json") }
+        #expect(bad?.description == "\(root)/bad.json: width: expected a positive integer (pixels), got -1")
+        let missing = #expect(throws: LabelErrors.self) { try Label.load(path: root + "/none.json") }
+        #expect(missing?.errors.first?.actual == "No such file or directory")
+    }
+}
