@@ -1,3 +1,4 @@
+import Fixtures
 import Hemocytometer
 import Vision
 
@@ -105,5 +106,30 @@ public struct GroundTruth: Sendable, Equatable {
         labelSettings.dilution = dilution
         let visible = NeubauerGeometry.visibleSquares(chamberToImage: toImage, imageWidth: imageWidth, imageHeight: imageHeight)
         return countChamber(cells: chamberCells, visibleSquares: visible, settings: labelSettings)
+    }
+}
+
+extension GroundTruth {
+    /// The ground truth a labels-v1 label states.
+    public init(label: Label) {
+        self.init(
+            cells: label.cells.map { cell in
+                Cell(x: cell.x, y: cell.y, r: cell.r, cellClass: cell.label.map { $0 == .dead ? .dead : .live })
+            },
+            umPerPixel: label.umPerPixel,
+            dilution: label.dilution,
+            grid: label.grid.map { grid in
+                Grid(corners: grid.corners.map { Point(x: $0.x, y: $0.y) }, widthUm: grid.widthUm, heightUm: grid.heightUm)
+            },
+            expect: Expectations(total: label.expect?.total.map(CountRange.init(label:)),
+                                 live: label.expect?.live.map(CountRange.init(label:)),
+                                 dead: label.expect?.dead.map(CountRange.init(label:))),
+            tags: label.tags)
+    }
+}
+
+extension GroundTruth.CountRange {
+    init(label range: Fixtures.CountRange) {
+        self.init(min: range.min.map(Double.init), max: range.max.map(Double.init))
     }
 }

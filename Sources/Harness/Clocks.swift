@@ -1,0 +1,50 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Monotonic wall clock and the calling thread's CPU time, seconds.
+enum HarnessClock {
+    static func wall() -> Double { read(CLOCK_MONOTONIC) }
+    static func threadCPU() -> Double { read(CLOCK_THREAD_CPUTIME_ID) }
+
+    private static func read(_ id: clockid_t) -> Double {
+        var ts = timespec()
+        clock_gettime(id, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+}
+
+/// Peak resident memory of this process in bytes: VmHWM from /proc/self/status, or
+/// getrusage's ru_maxrss (kilobytes on Linux) when /proc is unavailable.
+public func peakResidentBytes() -> Int {
+    if let status = try? readSmallTextFile("/proc/self/status") {
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let digits = line.dropFirst(6).filter(\.isNumber)
+            if let kb = Int(digits) { return kb * 1024 }
+        }
+    }
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return Int(usage.ru_maxrss) * 1024
+}
+
+/// Reads a small text file (for /proc and /etc facts); nil-free errors are just thrown away
+/// by callers that treat the fact as optional.
+func readSmallTextFile(_ path: String, limit: Int = 1 << 20) throws -> String {
+    guard let file = fopen(path, "r") else { throw HarnessIOError.cannotRead(path) }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while bytes.count < limit {
+        let n = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, 4096, file) }
+        if n <= 0 { break }
+        bytes.append(contentsOf: buffer[0..<n])
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+enum HarnessIOError: Error {
+    case cannotRead(String)
+}

@@ -1,0 +1,132 @@
+/// The verdict of one acceptance gate.
+public struct GateResult: Sendable, Equatable {
+    /// The acceptance key, with the stage for budgets: "minPrecision", "stageBudgets.nms.p90Ms".
+    public var name: String
+    /// "all" or "tag:<tag>".
+    public var scope: String
+    public var passed: Bool
+    /// nil when the metric is undefined on this data (the gate then passes: nothing to judge).
+    public var actual: Double?
+    public var limit: Double
+    /// ">=" or "<=": how actual must compare with limit.
+    public var comparison: String
+    /// One line for people: what was measured, or why the gate did not apply.
+    public var detail: String
+
+    /// "minPrecision [tag:dense]" style label for tables and test names.
+    public var label: String { scope == "all" ? name : "\(name) [\(scope)]" }
+}
+
+/// What the gates of one scope look at.
+public struct GateInputs: Sendable {
+    public var metrics: AggregateMetrics
+    public var errored: Int
+    public var stages: [StageStatistics]
+    /// "fixture: total 12 not in [20, 30]" lines for each failed expect range.
+    public var expectFailures: [String]
+    public init(metrics: AggregateMetrics, errored: Int, stages: [StageStatistics], expectFailures: [String]) {
+        self.metrics = metrics
+        self.errored = errored
+        self.stages = stages
+        self.expectFailures = expectFailures
+    }
+}
+
+/// Evaluates every gate of `acceptance`: the global limits on `overall`, then each tag's
+/// limits on `byTag(tag)` (nil when no fixture carries the tag: its gates do not apply).
+/// Order: global gates in a fixed order, then tags sorted by name.
+public func evaluateGates(acceptance: Acceptance, overall: GateInputs,
+                          byTag: (String) -> GateInputs?) -> [GateResult] {
+    var results = evaluateGates(limits: acceptance.limits, scope: "all", inputs: overall)
+    for (tag, limits) in acceptance.tagLimits {
+        let scope = "tag:\(tag)"
+        if let inputs = byTag(tag) {
+            results += evaluateGates(limits: limits, scope: scope, inputs: inputs)
+        } else {
+            results += evaluateGates(limits: limits, scope: scope, inputs: nil)
+        }
+    }
+    return results
+}
+
+/// Evaluates one scope's limits. With nil inputs (no fixture in scope) every gate reports
+/// "not applicable" and passes.
+public func evaluateGates(limits: GateLimits, scope: String, inputs: GateInputs?) -> [GateResult] {
+    var results: [GateResult] = []
+    func gate(_ name: String, _ actual: Double?, _ limit: Double?, atLeast: Bool, what: String) {
+        guard let limit else { return }
+        let comparison = atLeast ? ">=" : "<="
+        guard let inputs else {
+            results.append(GateResult(name: name, scope: scope, passed: true, actual: nil, limit: limit,
+                                      comparison: comparison, detail: "not applicable: no fixture in \(scope)"))
+            return
+        }
+        _ = inputs
+        guard let actual else {
+            results.append(GateResult(name: name, scope: scope, passed: true, actual: nil, limit: limit,
+                                      comparison: comparison, detail: "not applicable: \(what) is undefined on this data"))
+            return
+        }
+        let passed = atLeast ? actual >= limit : actual <= limit
+        results.append(GateResult(name: name, scope: scope, passed: passed, actual: actual, limit: limit,
+                                  comparison: comparison,
+                                  detail: "\(what) \(formatGateNumber(actual)) \(passed ? "meets" : "violates") \(comparison) \(formatGateNumber(limit))"))
+    }
+    let m = inputs?.metrics
+    gate("minPrecision", m?.precision, limits.minPrecision, atLeast: true, what: "precision")
+    gate("minRecall", m?.recall, limits.minRecall, atLeast: true, what: "recall")
+    gate("minF1", m?.f1, limits.minF1, atLeast: true, what: "F1")
+    gate("minMacroF1", m?.macroF1, limits.minMacroF1, atLeast: true, what: "macro F1")
+    gate("maxBlankDetections", m?.blankDetectionsMax.map(Double.init), limits.maxBlankDetections.map(Double.init),
+         atLeast: false, what: "most detections on a blank control")
+    gate("maxMeanAbsRelCountError", m?.meanAbsRelCountError, limits.maxMeanAbsRelCountError,
+         atLeast: false, what: "mean |relative count error|")
+    gate("minLiveDeadAccuracy", m?.liveDeadAccuracy, limits.minLiveDeadAccuracy,
+         atLeast: true, what: "live/dead accuracy")
+    gate("maxErrored", inputs.map { Double($0.errored) }, limits.maxErrored.map(Double.init),
+         atLeast: false, what: "errored fixtures")
+    if limits.gateExpect == true {
+        let failures = inputs?.expectFailures ?? []
+        gate("gateExpect", inputs.map { _ in Double(failures.count) }, 0, atLeast: false, what: "failed expect ranges")
+        if !failures.isEmpty, let last = results.indices.last {
+            let shown = failures.prefix(5).joined(separator: "; ")
+            results[last].detail += ": " + shown + (failures.count > 5 ? "; and \(failures.count - 5) more" : "")
+        }
+    }
+    for budget in limits.stageBudgets {
+        let row = inputs?.stages.first { $0.name == budget.stage }
+        let summary = row?.summary(budget.clock)
+        let what = "\(budget.stage) \(budget.clock.rawValue)"
+        if inputs != nil && row == nil {
+            for (key, limit) in [("medianMs", budget.medianMs), ("p90Ms", budget.p90Ms)] {
+                guard let limit else { continue }
+                results.append(GateResult(name: "stageBudgets.\(budget.stage).\(key)", scope: scope, passed: false,
+                                          actual: nil, limit: limit, comparison: "<=",
+                                          detail: "no stage named \"\(budget.stage)\" was timed"))
+            }
+            continue
+        }
+        gate("stageBudgets.\(budget.stage).medianMs", summary?.median, budget.medianMs, atLeast: false,
+             what: "\(what) median ms")
+        gate("stageBudgets.\(budget.stage).p90Ms", summary?.p90, budget.p90Ms, atLeast: false, what: "\(what) p90 ms")
+    }
+    return results
+}
+
+/// Up to 4 significant decimals, no trailing zeros: 0.9, 0.8571, 12.5, 3.
+func formatGateNumber(_ x: Double) -> String {
+    if x == x.rounded() && x.magnitude < 1e15 { return String(Int64(x)) }
+    var text = String(format4(x))
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text
+}
+
+private func format4(_ x: Double) -> String {
+    let scaled = (x * 10_000).rounded() / 10_000
+    let whole = Int64(scaled.magnitude.rounded(.down))
+    let fraction = Int64(((scaled.magnitude - Double(whole)) * 10_000).rounded())
+    let digits = String(fraction)
+    let padded = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    return (scaled < 0 ? "-" : "") + "\(whole).\(padded)"
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Vision
+
+/// One CSV field per RFC 4180: quoted when it holds a comma, quote, CR or LF; quotes doubled.
+func csvField(_ s: String) -> String {
+    if s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
+        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+    return s
+}
+
+/// Rows joined with CRLF, as RFC 4180 specifies, ending with CRLF.
+func csvDocument(_ rows: [[String]]) -> String {
+    rows.map { $0.map(csvField).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+}
+
+/// A number for CSV: shortest round-trip text, empty when absent.
+func csvNumber(_ x: Double?) -> String {
+    guard let x, x.isFinite else { return "" }
+    return "\(x)"
+}
+
+func csvInt(_ x: Int?) -> String { x.map(String.init) ?? "" }
+
+extension RunReport {
+    /// One row per fixture: status, detection counts, P/R/F1, counts, errors, timings (median
+    /// wall ms over repeats per stage, in `stages` order).
+    public var fixturesCSV: String {
+        let stageNames = stages.map(\.name).filter { $0 != StageStatistics.totalName }
+        var rows: [[String]] = [[
+            "path", "group", "status", "tags", "tp", "fp", "fn", "precision", "recall", "f1",
+            "predicted_total", "predicted_live", "predicted_dead", "labelled_total", "labelled_live", "labelled_dead",
+            "abs_rel_count_error", "viability_error_points", "concentration_rel_error", "live_dead_accuracy",
+            "localisation_mean_px", "blank_detections", "expect_failures", "repeats", "total_wall_ms",
+        ] + stageNames.map { "\($0)_wall_ms" } + ["harness_ms", "error"]]
+        for o in outcomes {
+            let s = o.score
+            let dets = o.result?.detections ?? []
+            let series = timingSeries(o.samples)
+            let totals = o.samples.map { $0.reduce(0) { $0 + $1.wallSeconds * 1000 } }
+            var row = [
+                o.fixture.path, o.fixture.group, o.status.rawValue, o.tags.joined(separator: ";"),
+                csvInt(s?.detection.tp), csvInt(s?.detection.fp), csvInt(s?.detection.fn),
+                csvNumber(s?.detection.precision), csvNumber(s?.detection.recall), csvNumber(s?.detection.f1),
+                o.result == nil ? "" : String(dets.count),
+                o.result == nil ? "" : String(dets.filter { $0.cellClass == .live }.count),
+                o.result == nil ? "" : String(dets.filter { $0.cellClass == .dead }.count),
+                csvInt(s?.total.labelled), csvInt(s?.live?.labelled), csvInt(s?.dead?.labelled),
+                csvNumber(s?.total.absRelativeError), csvNumber(s?.viabilityErrorPoints),
+                csvNumber(s?.concentration?.relativeError), csvNumber(s?.classes.accuracy),
+                csvNumber(s?.localisation?.meanPixels), csvInt(s?.blankDetections),
+                csvInt(s.map { $0.expectChecks.filter { !$0.passed }.count }),
+                String(o.samples.count), csvNumber(Statistics.median(totals)),
+            ]
+            for name in stageNames {
+                row.append(csvNumber(series.first { $0.name == name }.flatMap { Statistics.median($0.wallMs) }))
+            }
+            row.append(csvNumber(o.harnessSeconds * 1000))
+            row.append(o.error ?? "")
+            rows.append(row)
+        }
+        return csvDocument(rows)
+    }
+
+    /// One row per detection (status TP or FP, with its matched label) and one per missed
+    /// labelled cell (status FN), fixture by fixture.
+    public var detectionsCSV: String {
+        var rows: [[String]] = [[
+            "path", "status", "detection", "x", "y", "r", "class", "score", "confidence",
+            "label", "label_x", "label_y", "label_r", "label_class", "distance_px",
+        ]]
+        for o in outcomes {
+            guard let result = o.result else { continue }
+            let pairOf = Dictionary(uniqueKeysWithValues: (o.score?.matching.pairs ?? []).map { ($0.prediction, $0) })
+            let truth = o.truthCells
+            for (i, d) in result.detections.enumerated() {
+                var row = [o.fixture.path, o.score == nil ? "" : (pairOf[i] == nil ? "FP" : "TP"), String(i),
+                           csvNumber(d.x), csvNumber(d.y), csvNumber(d.r), d.cellClass.rawValue,
+                           csvNumber(d.score), csvNumber(d.confidence)]
+                if let pair = pairOf[i], pair.label < truth.count {
+                    let c = truth[pair.label]
+                    row += [String(pair.label), csvNumber(c.x), csvNumber(c.y), csvNumber(c.r),
+                            c.cellClass?.rawValue ?? "", csvNumber(pair.distance)]
+                } else {
+                    row += ["", "", "", "", "", ""]
+                }
+                rows.append(row)
+            }
+            for j in o.score?.matching.unmatchedLabels ?? [] where j < truth.count {
+                let c = truth[j]
+                rows.append([o.fixture.path, "FN", "", "", "", "", "", "", "",
+                             String(j), csvNumber(c.x), csvNumber(c.y), csvNumber(c.r), c.cellClass?.rawValue ?? "", ""])
+            }
+        }
+        return csvDocument(rows)
+    }
+}

@@ -1,0 +1,138 @@
+/// GitHub-flavoured Markdown summary for a CI job summary or a PR comment.
+extension RunReport {
+    /// Size cap of `summary.md` (GitHub's job-summary limit is 1 MiB).
+    public static let markdownLimitBytes = 1_000_000
+    /// Longest list of each kind written in full; the rest is counted.
+    static let markdownListLimit = 50
+
+    /// The summary; always under `markdownLimitBytes` (lists are truncated with a count, long
+    /// messages clipped).
+    public var markdown: String {
+        var out: [String] = []
+        let failed = failedGates
+        if failed.isEmpty {
+            out.append("## ✅ cellqa: all \(gates.count) gates passed")
+        } else {
+            out.append("## ❌ cellqa: \(failed.count) of \(gates.count) gates failed")
+        }
+        out.append("")
+        out.append("\(outcomes.count) fixtures (\(scoredCount) scored, \(unlabelledCount) unlabelled, \(erroredCount) errored) · "
+                   + "\(run.jobs) jobs · \(Show.fixed(run.wallSeconds, 2)) s · \(Show.fixed(run.fixturesPerSecond, 2)) fixtures/s · "
+                   + "peak RSS \(Show.bytes(run.peakRSSBytes)) · config `\(provenance.configHash)` · dataset `\(provenance.datasetHash)`")
+        out.append("")
+        out.append("### Accuracy")
+        out.append("")
+        out.append("| metric | value |")
+        out.append("| --- | --- |")
+        let m = overall
+        let rows: [(String, String)] = [
+            ("precision (micro)", Show.fixed(m.precision)), ("recall (micro)", Show.fixed(m.recall)),
+            ("F1 (micro)", Show.fixed(m.f1)), ("F1 (macro)", Show.fixed(m.macroF1)),
+            ("TP / FP / FN", "\(m.detection.tp) / \(m.detection.fp) / \(m.detection.fn)"),
+            ("live/dead accuracy", Show.fixed(m.liveDeadAccuracy)),
+            ("mean abs. rel. count error", Show.percent(m.meanAbsRelCountError)),
+            ("mean abs. viability error (points)", Show.fixed(m.meanAbsViabilityErrorPoints, 2)),
+            ("mean abs. rel. concentration error", Show.percent(m.meanAbsRelConcentrationError)),
+            ("localisation mean / p90 (px)", "\(Show.fixed(m.localisation?.meanPixels, 2)) / \(Show.fixed(m.localisation?.p90Pixels, 2))"),
+            ("blank controls: max detections", m.blankDetectionsMax.map(String.init) ?? "n/a"),
+            ("expect ranges failed", "\(m.expectFailures) of \(m.expectChecks)"),
+        ]
+        for (name, value) in rows { out.append("| \(name) | \(value) |") }
+        out.append("")
+        if !stages.isEmpty {
+            out.append("### Stage timings (ms)")
+            out.append("")
+            out.append("| stage | n | median | mean | p90 | p99 | max | cpu median | share |")
+            out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+            for s in stages {
+                out.append("| \(markdownEscape(s.name)) | \(s.wallMs.count) | \(Show.ms(s.wallMs.median)) | \(Show.ms(s.wallMs.mean)) | "
+                           + "\(Show.ms(s.wallMs.p90)) | \(Show.ms(s.wallMs.p99)) | \(Show.ms(s.wallMs.max)) | "
+                           + "\(Show.ms(s.cpuMs.median)) | \(Show.percent(s.share)) |")
+            }
+            out.append("")
+        }
+        out.append("### Gates")
+        out.append("")
+        out.append("| gate | scope | actual | limit | result |")
+        out.append("| --- | --- | ---: | ---: | --- |")
+        // Failed gates first so a truncated table still shows them.
+        let orderedGates = failed + gates.filter(\.passed)
+        appendLimited(&out, orderedGates, what: "gates") { g in
+            "| \(markdownEscape(g.name)) | \(markdownEscape(g.scope)) | \(Show.fixed(g.actual)) | \(g.comparison) \(Show.fixed(g.limit)) | "
+                + (g.passed ? "pass" : "**FAIL**: \(markdownEscape(clip(g.detail, 300)))") + " |"
+        }
+        out.append("")
+        if !tags.isEmpty {
+            out.append("### By tag")
+            out.append("")
+            out.append("| tag | fixtures | precision | recall | F1 | count error |")
+            out.append("| --- | ---: | ---: | ---: | ---: | ---: |")
+            appendLimited(&out, tags, what: "tags") { t in
+                "| \(markdownEscape(t.tag)) | \(t.metrics.fixtures) | \(Show.fixed(t.metrics.precision)) | \(Show.fixed(t.metrics.recall)) | "
+                    + "\(Show.fixed(t.metrics.f1)) | \(Show.percent(t.metrics.meanAbsRelCountError)) |"
+            }
+            out.append("")
+        }
+        let errored = outcomes.filter { $0.status == .errored }
+        if !errored.isEmpty {
+            out.append("### Errored fixtures (\(errored.count))")
+            out.append("")
+            appendLimited(&out, errored, what: "errored fixtures") { o in
+                "- `\(markdownCode(o.fixture.path))`: \(markdownEscape(clip(o.error ?? "", 400)))"
+            }
+            out.append("")
+        }
+        if !outliers.isEmpty {
+            out.append("### Outliers (|robust z| > \(Show.fixed(outlierCut, 1)))")
+            out.append("")
+            out.append("| fixture | metric | value | median | z |")
+            out.append("| --- | --- | ---: | ---: | ---: |")
+            appendLimited(&out, outliers, what: "outliers") { o in
+                "| `\(markdownCode(o.fixture))` | \(o.metric) | \(Show.fixed(o.value, 3)) | \(Show.fixed(o.median, 3)) | \(Show.fixed(o.z, 1)) |"
+            }
+            out.append("")
+        }
+        var text = out.joined(separator: "\n")
+        if text.utf8.count > RunReport.markdownLimitBytes {
+            // Lists are already capped; this only guards pathological cell contents.
+            var cut = Array(text.utf8.prefix(RunReport.markdownLimitBytes - 200))
+            while let last = cut.last, last & 0xC0 == 0x80 { cut.removeLast() }
+            if !cut.isEmpty { cut.removeLast() }
+            text = String(decoding: cut, as: UTF8.self) + "\n\n… summary truncated at 1 MB; see report.json\n"
+        }
+        return text
+    }
+
+    private func appendLimited<T>(_ out: inout [String], _ items: [T], what: String, _ line: (T) -> String) {
+        for item in items.prefix(RunReport.markdownListLimit) { out.append(line(item)) }
+        if items.count > RunReport.markdownListLimit {
+            out.append("")
+            out.append("… and \(items.count - RunReport.markdownListLimit) more \(what) (see report.json)")
+        }
+    }
+}
+
+/// Keeps a table cell on one line and stops `|` from splitting it.
+func markdownEscape(_ s: String) -> String {
+    var r = ""
+    for ch in s {
+        switch ch {
+        case "|": r += "\\|"
+        case "\n", "\r": r += " "
+        case "<": r += "&lt;"
+        case ">": r += "&gt;"
+        default: r.append(ch)
+        }
+    }
+    return r
+}
+
+/// Text for inside backticks: no backticks or newlines.
+func markdownCode(_ s: String) -> String {
+    String(s.map { $0 == "`" || $0 == "\n" || $0 == "\r" ? "'" : $0 })
+}
+
+/// At most `limit` characters, with an ellipsis when cut.
+func clip(_ s: String, _ limit: Int) -> String {
+    s.count <= limit ? s : String(s.prefix(limit)) + "…"
+}

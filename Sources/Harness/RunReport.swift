@@ -1,0 +1,102 @@
+/// Where a run came from: identities of its inputs, for reproducibility.
+public struct RunProvenance: Sendable, Equatable {
+    public var toolVersion: String
+    public var configHash: String
+    /// FNV-1a 64 of the acceptance file's bytes; "defaults" when none was read.
+    public var acceptanceHash: String
+    public var datasetRoot: String
+    public var labelsRoot: String?
+    /// Content hash of the dataset's inputs (paths and bytes).
+    public var datasetHash: String
+    /// `--filter` / `--tag` selections, when given.
+    public var filter: String?
+    public var tag: String?
+    /// ISO 8601 UTC.
+    public var startTime: String
+    public var machine: MachineFacts
+
+    public init(toolVersion: String, configHash: String, acceptanceHash: String, datasetRoot: String,
+                labelsRoot: String?, datasetHash: String, filter: String? = nil, tag: String? = nil,
+                startTime: String, machine: MachineFacts) {
+        self.toolVersion = toolVersion
+        self.configHash = configHash
+        self.acceptanceHash = acceptanceHash
+        self.datasetRoot = datasetRoot
+        self.labelsRoot = labelsRoot
+        self.datasetHash = datasetHash
+        self.filter = filter
+        self.tag = tag
+        self.startTime = startTime
+        self.machine = machine
+    }
+}
+
+/// Everything a run's reports show, computed once from the run.
+public struct RunReport: Sendable {
+    public static let schemaVersion = 1
+
+    public var provenance: RunProvenance
+    public var run: RunResult
+    public var overall: AggregateMetrics
+    public var tags: [TagMetrics]
+    public var stages: [StageStatistics]
+    public var gates: [GateResult]
+    public var outliers: [Outlier]
+    public var outlierCut: Double
+    /// Sum of every fixture's harness time (label reading, checks, matching, scoring), seconds.
+    public var harnessSeconds: Double
+    /// Sum of every timing sample's wall time (decode + stages), seconds.
+    public var pipelineSeconds: Double
+
+    public var outcomes: [FixtureOutcome] { run.outcomes }
+    public var erroredCount: Int { outcomes.filter { $0.status == .errored }.count }
+    public var unlabelledCount: Int { outcomes.filter { $0.status == .unlabelled }.count }
+    public var scoredCount: Int { outcomes.filter { $0.status == .scored }.count }
+    public var passed: Bool { gates.allSatisfy(\.passed) }
+    public var failedGates: [GateResult] { gates.filter { !$0.passed } }
+
+    /// - Parameters:
+    ///   - run: the runner's output.
+    ///   - acceptance: the gates to evaluate.
+    ///   - provenance: identities of the inputs.
+    ///   - outlierCut: robust z cut for the cross-fixture outlier list.
+    public init(run: RunResult, acceptance: Acceptance, provenance: RunProvenance, outlierCut: Double = 3.5) {
+        self.provenance = provenance
+        self.run = run
+        self.outlierCut = outlierCut
+        let scores = run.outcomes.compactMap(\.score)
+        overall = AggregateMetrics(scores: scores)
+        tags = metricsByTag(scores)
+        stages = stageStatistics(samples: run.outcomes.flatMap(\.samples))
+        outliers = findOutliers(run.outcomes, cut: outlierCut)
+        harnessSeconds = run.outcomes.reduce(0) { $0 + $1.harnessSeconds }
+        pipelineSeconds = run.outcomes.reduce(0) { sum, o in
+            sum + o.samples.reduce(0) { $0 + $1.reduce(0) { $0 + $1.wallSeconds } }
+        }
+        let overallInputs = RunReport.gateInputs(run.outcomes, metrics: overall)
+        let byTagMetrics = tags
+        gates = evaluateGates(acceptance: acceptance, overall: overallInputs) { tag in
+            let selected = run.outcomes.filter { $0.tags.contains(tag) }
+            guard !selected.isEmpty else { return nil }
+            let metrics = byTagMetrics.first { $0.tag == tag }?.metrics ?? AggregateMetrics(scores: [])
+            return RunReport.gateInputs(selected, metrics: metrics)
+        }
+    }
+
+    static func gateInputs(_ outcomes: [FixtureOutcome], metrics: AggregateMetrics) -> GateInputs {
+        var expectFailures: [String] = []
+        for o in outcomes {
+            for check in o.score?.expectChecks ?? [] where !check.passed {
+                expectFailures.append("\(o.fixture.path): \(check.key) \(check.actual) not in \(describe(check.range))")
+            }
+        }
+        return GateInputs(metrics: metrics, errored: outcomes.filter { $0.status == .errored }.count,
+                          stages: stageStatistics(samples: outcomes.flatMap(\.samples)),
+                          expectFailures: expectFailures)
+    }
+}
+
+/// "[20, 30]", "[20, any]", "[any, 30]".
+func describe(_ range: GroundTruth.CountRange) -> String {
+    "[\(range.min.map(formatGateNumber) ?? "any"), \(range.max.map(formatGateNumber) ?? "any")]"
+}

@@ -1,0 +1,231 @@
+import Dispatch
+import Foundation
+import Fixtures
+import Hemocytometer
+import Imaging
+import Synchronization
+import Vision
+
+/// One fixture to run: an image, its label, or both (paths as the dataset found them).
+public struct RunFixture: Sendable, Equatable {
+    /// Relative path without extension ("sub/golden01"); reports are ordered by input order,
+    /// which callers make the sorted order of ids.
+    public var id: String
+    /// Path of the image inside the dataset (of the label when there is no image), as reports
+    /// show it.
+    public var path: String
+    public var imagePath: String?
+    public var labelPath: String?
+    /// Dataset sub-folder of the fixture ("" at the root): the JUnit classname.
+    public var group: String
+    /// A problem the dataset scan already found (e.g. a label without an image).
+    public var problem: String?
+    public init(id: String, path: String, imagePath: String?, labelPath: String?, group: String, problem: String? = nil) {
+        self.id = id
+        self.path = path
+        self.imagePath = imagePath
+        self.labelPath = labelPath
+        self.group = group
+        self.problem = problem
+    }
+}
+
+public enum FixtureStatus: String, Sendable, Equatable {
+    /// Labelled and scored.
+    case scored
+    /// Image without label: run and timed, no accuracy.
+    case unlabelled
+    /// Could not be run or scored; `error` says why.
+    case errored
+}
+
+/// Start of one repeat of one fixture, for the trace: seconds since the run started, and the
+/// worker that ran it.
+public struct RepeatSpan: Sendable, Equatable {
+    public var start: Double
+    public var worker: Int
+}
+
+/// Everything the run learned about one fixture.
+public struct FixtureOutcome: Sendable {
+    public var fixture: RunFixture
+    public var status: FixtureStatus
+    public var error: String?
+    /// From the label (empty when unlabelled or errored before the label was read).
+    public var tags: [String]
+    /// The pipeline's output of the first repeat (later repeats only add timings).
+    public var result: PipelineResult?
+    public var score: FixtureScore?
+    /// The label as scored (nil when unlabelled).
+    public var truth: GroundTruth?
+    /// One entry per repeat: "decode" followed by every pipeline stage.
+    public var samples: [[StageTiming]]
+    public var spans: [RepeatSpan]
+    /// Wall time the harness itself spent on this fixture (label reading, checks, matching,
+    /// scoring), seconds.
+    public var harnessSeconds: Double
+
+    public var truthCells: [GroundTruth.Cell] { truth?.cells ?? [] }
+}
+
+/// How a run executes.
+public struct RunSettings: Sendable {
+    /// Worker threads (>= 1).
+    public var jobs: Int
+    /// Pipeline runs per fixture (>= 1); every timing sample is kept.
+    public var repeats: Int
+    public var matchRule: MatchRule
+    public var decodeOptions: DecodeOptions
+    public init(jobs: Int = RunSettings.defaultJobs, repeats: Int = 1, matchRule: MatchRule = .standard,
+                decodeOptions: DecodeOptions = DecodeOptions()) {
+        self.jobs = max(1, jobs)
+        self.repeats = max(1, repeats)
+        self.matchRule = matchRule
+        self.decodeOptions = decodeOptions
+    }
+    /// The number of cores the process may use.
+    public static var defaultJobs: Int { max(1, availableCores()) }
+}
+
+/// Run-level facts.
+public struct RunResult: Sendable {
+    /// In input order, whatever the completion order.
+    public var outcomes: [FixtureOutcome]
+    public var wallSeconds: Double
+    public var jobs: Int
+    public var repeats: Int
+    /// Peak resident memory of the process at the end of the run, bytes.
+    public var peakRSSBytes: Int
+    public var fixturesPerSecond: Double { wallSeconds > 0 ? Double(outcomes.count) / wallSeconds : 0 }
+}
+
+/// Receives progress from the workers (called concurrently; implementations synchronise).
+public protocol ProgressSink: Sendable {
+    func fixtureFinished(done: Int, total: Int)
+    func runFinished(total: Int)
+}
+
+/// Runs `pipeline` over `fixtures` on `settings.jobs` Dispatch workers.
+///
+/// Memory stays bounded: each worker pulls the next fixture index from a shared counter,
+/// decodes, runs, scores and drops the image before taking another, so at most `jobs`
+/// images are alive. Results go to preallocated slots by fixture index, so the output order
+/// never depends on completion order. A fixture that fails (label error, decode error, size
+/// mismatch, pipeline error) is recorded as errored with its message; the run goes on.
+public func runFixtures(_ fixtures: [RunFixture], pipeline: Pipeline, settings: RunSettings,
+                        progress: (any ProgressSink)? = nil) -> RunResult {
+    let state = RunState(count: fixtures.count)
+    let runStart = HarnessClock.wall()
+    let workers = min(settings.jobs, max(1, fixtures.count))
+    DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        while true {
+            let index = state.next.wrappingAdd(1, ordering: .relaxed).oldValue
+            if index >= fixtures.count { break }
+            let outcome = runFixture(fixtures[index], pipeline: pipeline, settings: settings,
+                                     worker: worker, runStart: runStart)
+            state.slots.withLock { $0[index] = outcome }
+            let done = state.done.wrappingAdd(1, ordering: .relaxed).newValue
+            progress?.fixtureFinished(done: done, total: fixtures.count)
+        }
+    }
+    let wall = HarnessClock.wall() - runStart
+    progress?.runFinished(total: fixtures.count)
+    let outcomes = state.slots.withLock { slots in
+        slots.enumerated().map { index, slot in
+            slot ?? FixtureOutcome(fixture: fixtures[index], status: .errored, error: "internal: fixture was not run",
+                                   tags: [], result: nil, score: nil, truth: nil, samples: [], spans: [], harnessSeconds: 0)
+        }
+    }
+    return RunResult(outcomes: outcomes, wallSeconds: wall, jobs: workers, repeats: settings.repeats,
+                     peakRSSBytes: peakResidentBytes())
+}
+
+/// Shared counters and result slots of one run.
+private final class RunState: Sendable {
+    let next = Atomic<Int>(0)
+    let done = Atomic<Int>(0)
+    let slots: Mutex<[FixtureOutcome?]>
+    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
+}
+
+/// Runs and scores one fixture on the calling thread.
+func runFixture(_ fixture: RunFixture, pipeline: Pipeline, settings: RunSettings, worker: Int,
+                runStart: Double) -> FixtureOutcome {
+    var outcome = FixtureOutcome(fixture: fixture, status: .errored, error: nil, tags: [], result: nil, score: nil,
+                                 truth: nil, samples: [], spans: [], harnessSeconds: 0)
+    var harnessStart = HarnessClock.wall()
+    if let problem = fixture.problem {
+        outcome.error = problem
+        return outcome
+    }
+    var label: Label?
+    if let labelPath = fixture.labelPath {
+        do {
+            let loaded = try Label.load(path: labelPath)
+            label = loaded
+            outcome.tags = loaded.tags
+        } catch {
+            outcome.error = error.description
+            outcome.harnessSeconds = HarnessClock.wall() - harnessStart
+            return outcome
+        }
+    }
+    outcome.harnessSeconds += HarnessClock.wall() - harnessStart
+    guard let imagePath = fixture.imagePath else {
+        outcome.error = "\(fixture.labelPath ?? fixture.id): label without an image"
+        return outcome
+    }
+
+    for repeatIndex in 0..<settings.repeats {
+        let start = HarnessClock.wall()
+        outcome.spans.append(RepeatSpan(start: start - runStart, worker: worker))
+        let cpu0 = HarnessClock.threadCPU()
+        let image: Image
+        do {
+            image = try Image.decode(file: imagePath, options: settings.decodeOptions)
+        } catch {
+            outcome.error = error.description
+            return outcome
+        }
+        let decode = StageTiming(name: "decode", wallSeconds: HarnessClock.wall() - start,
+                                 cpuSeconds: HarnessClock.threadCPU() - cpu0)
+        if repeatIndex == 0, let label, let labelPath = fixture.labelPath {
+            harnessStart = HarnessClock.wall()
+            let problems = label.check(imageWidth: image.width, imageHeight: image.height, file: labelPath)
+            outcome.harnessSeconds += HarnessClock.wall() - harnessStart
+            if !problems.isEmpty {
+                outcome.error = problems.map(\.description).joined(separator: "\n")
+                return outcome
+            }
+        }
+        do {
+            let result = try pipeline.run(image)
+            outcome.samples.append([decode] + result.timings)
+            if repeatIndex == 0 { outcome.result = result }
+        } catch {
+            outcome.error = "\(imagePath): pipeline failed: \(error)"
+            return outcome
+        }
+    }
+
+    guard let label, let result = outcome.result else {
+        outcome.status = .unlabelled
+        return outcome
+    }
+    harnessStart = HarnessClock.wall()
+    let config = pipeline.config
+    let countSettings = CountSettings(squares: config.countedSquares, madCut: config.madCut, dilution: label.dilution,
+                                      overcrowdedPerSquare: config.overcrowdedPerSquare,
+                                      sparsePerSquare: config.sparsePerSquare)
+    let truth = GroundTruth(label: label)
+    outcome.truth = truth
+    outcome.score = scoreFixture(result: result, truth: truth, rule: settings.matchRule, countSettings: countSettings)
+    outcome.status = .scored
+    outcome.harnessSeconds += HarnessClock.wall() - harnessStart
+    return outcome
+}
+
+/// Cores this process may use (Foundation reads the scheduler affinity on Linux).
+public func availableCores() -> Int {
+    max(1, ProcessInfo.processInfo.activeProcessorCount)
+}
