@@ -14,7 +14,7 @@ typedef struct {
     struct jpeg_error_mgr pub;
     jmp_buf jump;
     int strict;
-    int truncated;
+    int truncated;      // the data ran out (libjpeg's JWRN_JPEG_EOF), strict or not
     char message[JMSG_LENGTH_MAX];
 } jpeg_error_context;
 
@@ -36,8 +36,9 @@ static int cc_jpeg_is_damage_warning(int code) {
 static void cc_jpeg_emit_message(j_common_ptr cinfo, int level) {
     jpeg_error_context *context = (jpeg_error_context *)cinfo->err;
     if (level >= 0) return;  // trace messages
+    // A lenient decode that still fails later (e.g. the header was cut) is a truncation too.
+    if (cinfo->err->msg_code == JWRN_JPEG_EOF) context->truncated = 1;
     if (context->strict && cc_jpeg_is_damage_warning(cinfo->err->msg_code)) {
-        context->truncated = cinfo->err->msg_code == JWRN_JPEG_EOF;
         (*cinfo->err->format_message)(cinfo, context->message);
         longjmp(context->jump, 1);
     }

@@ -61,6 +61,27 @@ func decodeError(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions()) -> 
         }
     }
 
+    @Test(arguments: [smallJPEG, smallProgressiveJPEG])
+    func jpegTruncatedInLenientModeDecodesOrIsTruncated(_ file: [UInt8]) {
+        for length in 3..<file.count {
+            let error = decodeError(Array(file.prefix(length)), options: DecodeOptions(strictJPEG: false))
+            switch error {
+            case nil, .truncated(nil, .jpeg, _): break
+            default: Issue.record("cut at \(length) of \(file.count): \(String(describing: error))")
+            }
+        }
+    }
+
+    @Test func baselineJPEGCutInsideScanDataDecodesInLenientMode() throws {
+        // Once the headers are complete libjpeg fills the missing blocks grey.
+        let sos = try #require(smallJPEG.indices.dropLast().first { smallJPEG[$0] == 0xFF && smallJPEG[$0 + 1] == 0xDA })
+        let scanStart = sos + 2 + (Int(smallJPEG[sos + 2]) << 8 | Int(smallJPEG[sos + 3]))
+        for length in (scanStart + 1)..<smallJPEG.count {
+            let image = try Image.decode(Array(smallJPEG.prefix(length)), options: DecodeOptions(strictJPEG: false))
+            #expect(image.width == 24 && image.height == 16)
+        }
+    }
+
     @Test func jpegWithTruncatedScanDataDecodesWhenNotStrict() throws {
         // libjpeg fills the missing blocks; the lenient mode accepts that.
         let cut = Array(smallJPEG.prefix(smallJPEG.count - 40))

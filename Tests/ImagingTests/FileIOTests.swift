@@ -156,3 +156,11 @@ func fileError(_ body: () throws -> Void) -> ImageError? {
         #expect(reason.contains("error"))
     }
 }
+
+@Suite struct DataInputTests {
+    @Test func dataAndArrayInputsDecodeAlike() throws {
+        #expect(try Image.decode(Data(smallPNG)) == Image.decode(smallPNG))
+        #expect(try ImageInfo.read(Data(smallJPEG)) == ImageInfo.read(smallJPEG))
+        #expect(throws: ImageError.emptyInput(file: nil)) { try Image.decode(Data()) }
+    }
+}
