@@ -31,7 +31,7 @@ struct BenchDecode: ParsableCommand {
         #if DEBUG
         print("note: debug build; measure with `swift build -c release` for meaningful numbers")
         #endif
-        let image = BenchmarkScene(width: width, height: height, seed: seed).render()
+        let image = Scene(width: width, height: height, seed: seed).render()
         let png = try image.pngData(compressionLevel: 6)
         let jpeg = try image.jpegData(quality: 90)
         print("image \(width)x\(height) RGB, seed \(seed); PNG level 6: \(megabytes(png.count)) MB, "
@@ -88,57 +88,59 @@ struct BenchDecode: ParsableCommand {
     }
 }
 
-/// A microscope-like test scene: smooth illumination gradients, seeded sensor noise and
-/// shaded discs of several sizes, so both codecs see realistic entropy.
-struct BenchmarkScene {
-    var width: Int
-    var height: Int
-    var seed: UInt64
+extension BenchDecode {
+    /// A microscope-like test scene: smooth illumination gradients, seeded sensor noise and
+    /// shaded discs of several sizes, so both codecs see realistic entropy.
+    struct Scene {
+        var width: Int
+        var height: Int
+        var seed: UInt64
 
-    func render() -> Image {
-        var random = SplitMix64(state: seed)
-        let discs = (0..<120).map { _ in
-            (x: Double(random.next() % UInt64(width)), y: Double(random.next() % UInt64(height)),
-             radius: 6 + Double(random.next() % 40), dark: random.next() % 3 == 0)
-        }
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        let w = Double(width), h = Double(height)
-        pixels.withUnsafeMutableBufferPointer { out in
-            for y in 0..<height {
-                let fy = Double(y) / h
-                for x in 0..<width {
-                    let fx = Double(x) / w
-                    var r = 150 + 60 * fx - 30 * fy
-                    var g = 160 + 40 * fy - 20 * fx
-                    var b = 190 - 50 * fx * fy
-                    for disc in discs where abs(Double(x) - disc.x) < disc.radius && abs(Double(y) - disc.y) < disc.radius {
-                        let dx = Double(x) - disc.x, dy = Double(y) - disc.y
-                        let d2 = (dx * dx + dy * dy) / (disc.radius * disc.radius)
-                        if d2 < 1 {
-                            let shade = disc.dark ? -90 * (1 - d2) : 40 * (1 - d2) - 50 * d2 * d2
-                            r += shade; g += shade; b += disc.dark ? shade * 0.4 : shade
+        func render() -> Image {
+            var random = SplitMix64(state: seed)
+            let discs = (0..<120).map { _ in
+                (x: Double(random.next() % UInt64(width)), y: Double(random.next() % UInt64(height)),
+                 radius: 6 + Double(random.next() % 40), dark: random.next() % 3 == 0)
+            }
+            var pixels = [UInt8](repeating: 0, count: width * height * 3)
+            let w = Double(width), h = Double(height)
+            pixels.withUnsafeMutableBufferPointer { out in
+                for y in 0..<height {
+                    let fy = Double(y) / h
+                    for x in 0..<width {
+                        let fx = Double(x) / w
+                        var r = 150 + 60 * fx - 30 * fy
+                        var g = 160 + 40 * fy - 20 * fx
+                        var b = 190 - 50 * fx * fy
+                        for disc in discs where abs(Double(x) - disc.x) < disc.radius && abs(Double(y) - disc.y) < disc.radius {
+                            let dx = Double(x) - disc.x, dy = Double(y) - disc.y
+                            let d2 = (dx * dx + dy * dy) / (disc.radius * disc.radius)
+                            if d2 < 1 {
+                                let shade = disc.dark ? -90 * (1 - d2) : 40 * (1 - d2) - 50 * d2 * d2
+                                r += shade; g += shade; b += disc.dark ? shade * 0.4 : shade
+                            }
                         }
+                        let noise = Double(Int(random.next() % 17) - 8)
+                        let i = (y &* width &+ x) &* 3
+                        out[i] = UInt8(clamping: Int(r + noise))
+                        out[i &+ 1] = UInt8(clamping: Int(g + noise))
+                        out[i &+ 2] = UInt8(clamping: Int(b + noise))
                     }
-                    let noise = Double(Int(random.next() % 17) - 8)
-                    let i = (y &* width &+ x) &* 3
-                    out[i] = UInt8(clamping: Int(r + noise))
-                    out[i &+ 1] = UInt8(clamping: Int(g + noise))
-                    out[i &+ 2] = UInt8(clamping: Int(b + noise))
                 }
             }
+            return Image(width: width, height: height, pixels: pixels)
         }
-        return Image(width: width, height: height, pixels: pixels)
     }
-}
 
-/// SplitMix64: a tiny seeded generator, so the benchmark image is the same on every run.
-struct SplitMix64 {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+    /// SplitMix64: a tiny seeded generator, so the benchmark image is the same on every run.
+    struct SplitMix64 {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
     }
 }
