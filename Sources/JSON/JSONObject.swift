@@ -7,7 +7,10 @@
 public struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     public private(set) var keys: [String] = []
     public private(set) var values: [JSONValue] = []
-    private var positions: [String: Int] = [:]
+    /// Key -> position, built only for objects larger than `indexThreshold`: most objects
+    /// (cells, ranges) have a handful of members, where a linear search beats hashing.
+    private var positions: [String: Int]?
+    private static let indexThreshold = 12
 
     public init() {}
 
@@ -26,23 +29,42 @@ public struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionary
 
     /// Reads a member, or sets/replaces it (appending new keys at the end); setting nil removes it.
     public subscript(key: String) -> JSONValue? {
-        get { positions[key].map { values[$0] } }
+        get { position(of: key).map { values[$0] } }
         set {
-            if let position = positions[key] {
+            if let position = position(of: key) {
                 if let newValue {
                     values[position] = newValue
                 } else {
                     keys.remove(at: position)
                     values.remove(at: position)
-                    positions[key] = nil
-                    for index in position..<keys.count { positions[keys[index]] = index }
+                    rebuildIndex()
                 }
             } else if let newValue {
-                positions[key] = keys.count
                 keys.append(key)
                 values.append(newValue)
+                if positions != nil {
+                    positions?[key] = keys.count - 1
+                } else if keys.count > Self.indexThreshold {
+                    rebuildIndex()
+                }
             }
         }
+    }
+
+    private func position(of key: String) -> Int? {
+        if let positions { return positions[key] }
+        return keys.firstIndex(of: key)
+    }
+
+    private mutating func rebuildIndex() {
+        guard keys.count > Self.indexThreshold else {
+            positions = nil
+            return
+        }
+        var index: [String: Int] = [:]
+        index.reserveCapacity(keys.count)
+        for (position, key) in keys.enumerated() { index[key] = position }
+        positions = index
     }
 
     /// Sets `key` to `value` (builder style for reports).

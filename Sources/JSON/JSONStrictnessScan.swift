@@ -87,37 +87,55 @@ struct StrictnessScan {
         return end
     }
 
-    /// Checks a literal or number token; returns the offset after it.
+    /// Checks a literal or number token; returns the offset after it. Works on bytes: this
+    /// runs once per number of the document.
     private func scanScalar(from start: Int) throws(JSONError) -> Int {
         var index = start
+        var letters = 0  // letters other than e/E: NaN, Infinity
+        var hasFractionOrExponent = false
+        var hasExponent = false
         while index < text.count {
             let byte = text[index]
-            let isTokenByte = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
-                || (0x61...0x7A).contains(byte) || byte == 0x2B || byte == 0x2D || byte == 0x2E
-            if !isTokenByte { break }
+            if (0x30...0x39).contains(byte) || byte == 0x2B || byte == 0x2D {
+                // digit, sign
+            } else if byte == 0x2E {
+                hasFractionOrExponent = true
+            } else if byte == 0x65 || byte == 0x45 {
+                hasFractionOrExponent = true
+                hasExponent = true
+            } else if (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) {
+                letters &+= 1
+            } else {
+                break
+            }
             index &+= 1
         }
         if index == start { return start &+ 1 }  // json-c accepted it; nothing to check
-        let token = String(decoding: UnsafeBufferPointer(rebasing: text[start..<index]), as: UTF8.self)
-        switch token {
-        case "true", "false", "null": return index
-        default: break
+        let token = UnsafeBufferPointer(rebasing: text[start..<index])
+        let first = token[0]
+        let isNumber = first == 0x2D || (0x30...0x39).contains(first)
+        if !isNumber {
+            if token.elementsEqual("true".utf8) || token.elementsEqual("false".utf8) || token.elementsEqual("null".utf8) {
+                return index
+            }
         }
-        let isNumber = token.first == "-" || token.first.map { $0.isASCII && $0.isNumber } == true
-        let hasOtherLetters = token.contains { $0.isLetter && $0 != "e" && $0 != "E" }
-        if !isNumber || hasOtherLetters {
+        if !isNumber || letters > 0 {
             throw failure(at: start, path: valuePath(), expected: "a finite JSON number",
-                          actual: "\(token) (NaN and Infinity are not JSON)")
+                          actual: "\(String(decoding: token, as: UTF8.self)) (NaN and Infinity are not JSON)")
         }
-        let isInteger = !token.contains { $0 == "." || $0 == "e" || $0 == "E" }
-        if isInteger {
-            if Int64(token) == nil {
+        if !hasFractionOrExponent {
+            // Up to 18 digits always fit in Int64; only longer literals need the exact check.
+            if token.count > 18, Int64(String(decoding: token, as: UTF8.self)) == nil {
                 throw failure(at: start, path: valuePath(),
                               expected: "an integer within 64 bits (write larger numbers with an exponent, e.g. 1e20)",
-                              actual: token)
+                              actual: String(decoding: token, as: UTF8.self))
             }
-        } else if let number = Double(token), !number.isFinite {
-            throw failure(at: start, path: valuePath(), expected: "a number within the double range", actual: token)
+        } else if hasExponent || token.count > 308 {
+            // Without an exponent a literal needs more than 308 digits to leave the double range.
+            let literal = String(decoding: token, as: UTF8.self)
+            if let number = Double(literal), !number.isFinite {
+                throw failure(at: start, path: valuePath(), expected: "a number within the double range", actual: literal)
+            }
         }
         return index
     }

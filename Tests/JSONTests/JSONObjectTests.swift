@@ -29,4 +29,22 @@ import JSON
         #expect(first != second)
         #expect(first == JSONObject([("a", 1), ("b", 2)]))
     }
+
+    @Test func largeObjectsUseTheirIndexConsistently() throws {
+        var object = JSONObject()
+        for index in 0..<40 { object["k\(index)"] = .int(Int64(index)) }
+        #expect(object["k39"] == 39)
+        object["k5"] = 500
+        object["k0"] = nil
+        #expect(object.count == 39)
+        #expect(object.keys.first == "k1")
+        #expect(object["k5"] == 500)
+        #expect(object["k39"] == 39)
+        #expect(object["k0"] == nil)
+        for index in 1..<30 { object["k\(index)"] = nil }
+        #expect(object.keys == (30..<40).map { "k\($0)" })
+        #expect(object["k35"] == 35)
+        let text = JSONValue.object(object).serialized(pretty: false)
+        #expect(try JSONValue.parse(text) == .object(object))
+    }
 }

@@ -45,6 +45,8 @@ private func parseError(_ text: String, file: String? = "t.json") -> JSONError? 
         #expect(tooBig.actual == "9223372036854775808")
         #expect(parseError("-99999999999999999999") != nil)
         #expect(try JSONValue.parse("1e20") == .double(1e20))
+        #expect(try JSONValue.parse("1000000000000000000") == .int(1_000_000_000_000_000_000))
+        #expect(try JSONValue.parse("-999999999999999999") == .int(-999_999_999_999_999_999))
     }
 
     @Test func rejectsNaNInfinityAndOutOfRange() throws {
@@ -58,6 +60,10 @@ private func parseError(_ text: String, file: String? = "t.json") -> JSONError? 
         #expect(huge.expected == "a number within the double range")
         #expect(parseError("NaN") != nil)
         #expect(try JSONValue.parse("1e-400") == .double(0))
+        // Without an exponent a literal needs over 308 digits to overflow a double.
+        let longDecimal = "1" + String(repeating: "0", count: 400) + ".5"
+        #expect(parseError(longDecimal)?.expected == "a number within the double range")
+        #expect(try JSONValue.parse("1" + String(repeating: "0", count: 300) + ".5") == .double(1e300))
     }
 
     @Test func syntaxErrorsCarryOffsetLineAndJsonCMessage() throws {
