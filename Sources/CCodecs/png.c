@@ -23,7 +23,8 @@ static void cc_png_error(png_structp png, png_const_charp text) {
     if (context != NULL) {
         // The reader has already stored a clearer message for truncation.
         if (!context->hit_end) cc_set_message(context->message, sizeof context->message, text);
-        if (text != NULL && strstr(text, "out of memory") != NULL) context->out_of_memory = 1;
+        if (text != NULL && (strstr(text, "Out of memory") != NULL || strstr(text, "out of memory") != NULL))
+            context->out_of_memory = 1;
     }
     png_longjmp(png, 1);
 }
