@@ -1,1 +1,0 @@
-// Synth module: see README.md for what it holds.

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Fixtures
+import Foundation
+import Imaging
+import Synth
+
+struct SynthCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "synth",
+        abstract: "Generate synthetic counting-chamber fixtures with exact labels-v1 labels.",
+        discussion: """
+            Writes DIR/<name>.png|jpg and DIR/<name>.json (or the labels under --labels). \
+            Names are <preset>-s<seed>-<index>. The same options always give byte-identical files. \
+            Presets: \(SynthPreset.allCases.map(\.rawValue).joined(separator: ", ")).
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case png
+        case jpeg
+    }
+
+    @Option(name: .long, help: ArgumentHelp("Directory for the images (created if missing).", valueName: "DIR"))
+    var out: String
+
+    @Option(name: .long, help: ArgumentHelp("Directory for the label files; default: beside the images.", valueName: "DIR"))
+    var labels: String?
+
+    @Option(name: .long, help: "Number of fixtures to write.")
+    var count: Int = 1
+
+    @Option(name: .long, help: "Random seed (unsigned 64-bit); one seed gives one reproducible batch.")
+    var seed: UInt64 = 1
+
+    @Option(name: .long, help: "Index of the first fixture in the batch (to regenerate one fixture of a batch).")
+    var firstIndex: Int = 0
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Conditions to draw from: \(SynthPreset.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "NAME"))
+    var preset: String = SynthPreset.standard.rawValue
+
+    @Option(name: .long, help: "Image file format: png or jpeg (jpeg adds the tag \"jpeg\").")
+    var format: Format = .png
+
+    @Option(name: .long, help: "JPEG quality 1...100 (ignored for PNG).")
+    var quality: Int = 90
+
+    @Option(name: .long, help: "Image width in pixels (cells keep their size; the field of view changes).")
+    var width: Int = 1920
+
+    @Option(name: .long, help: "Image height in pixels.")
+    var height: Int = 1080
+
+    func validate() throws {
+        guard count >= 0 else { throw ValidationError("--count must be 0 or more, got \(count)") }
+        guard firstIndex >= 0 else { throw ValidationError("--first-index must be 0 or more, got \(firstIndex)") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1...100, got \(quality)") }
+        do {
+            _ = try SynthPreset(name: preset)
+            _ = try SynthGenerator(preset: .standard, seed: seed, width: width, height: height)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func run() throws {
+        let generator = try SynthGenerator(preset: SynthPreset(name: preset), seed: seed, width: width, height: height)
+        let labelDirectory = labels ?? out
+        for directory in [out, labelDirectory] {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        let ext = format == .png ? "png" : "jpg"
+        for index in firstIndex..<(firstIndex + count) {
+            var fixture = generator.make(index: index)
+            let imageName = "\(fixture.name).\(ext)"
+            fixture.label.image = imageName
+            if format == .jpeg { fixture.label.tags.append("jpeg") }
+            let imagePath = (out as NSString).appendingPathComponent(imageName)
+            switch format {
+            case .png: try fixture.image.writePNG(to: imagePath)
+            case .jpeg: try fixture.image.writeJPEG(to: imagePath, quality: quality)
+            }
+            let labelPath = (labelDirectory as NSString).appendingPathComponent("\(fixture.name).json")
+            let text = fixture.label.jsonValue.serialized(pretty: true) + "\n"
+            try Data(text.utf8).write(to: URL(fileURLWithPath: labelPath), options: .atomic)
+            let label = fixture.label
+            print("\(imagePath): \(label.cells.count) cells (\(label.liveCount) live, \(label.deadCount) dead), "
+                + "tags \(label.tags.joined(separator: ","))")
+        }
+    }
+}
