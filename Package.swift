@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "VisionTests", dependencies: ["Vision", "Imaging", "Synth", "Fixtures"]),
         .testTarget(name: "SynthTests", dependencies: ["Synth", "Imaging", "Fixtures"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "Fixtures", "Vision", "JSON", "Imaging"]),
-        .testTarget(name: "CLITests", dependencies: ["cellqa"]),
+        .testTarget(name: "CLITests", dependencies: ["cellqa", "Imaging"]),
     ],
     swiftLanguageModes: [.v6]
 )

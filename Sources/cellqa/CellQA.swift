@@ -5,9 +5,29 @@ struct CellQA: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cellqa",
         abstract: "Check automated hemocytometer cell counters: count cells, measure accuracy, gate CI.",
+        discussion: "Exit codes: 0 success, 1 problems found or a gate failed, 2 usage or input error.",
         version: CellQAVersion.string,
-        subcommands: [Bench.self]
+        subcommands: [
+            ValidateCommand.self,
+            InspectCommand.self,
+            SynthCommand.self,
+            Bench.self,
+        ]
     )
+
+    /// ArgumentParser exits 64 on usage errors; cellqa's documented code for them is 2.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                printError(fullMessage(for: error))
+                exit(withError: ExitCode(2))
+            }
+            exit(withError: error)
+        }
+    }
 }
 
 enum CellQAVersion {

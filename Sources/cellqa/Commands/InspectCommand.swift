@@ -1,0 +1,69 @@
+import ArgumentParser
+import Fixtures
+import Foundation
+import Imaging
+
+/// `cellqa inspect`: what is in this file, as cellqa reads it?
+struct InspectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "inspect",
+        abstract: "Describe image files (format, size, bit depth, decode time) and label files.",
+        discussion: "Files ending in .json are read as labels (labels-v1); anything else as an image. Exit 1 when any file has errors."
+    )
+
+    @Argument(help: "Image or label files.")
+    var files: [String]
+
+    @Option(help: "Largest image accepted, in pixels (width x height).")
+    var maxPixels = DecodeOptions().maxPixels
+
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("name at least one file") }
+        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive, got \(maxPixels)") }
+    }
+
+    func run() throws {
+        var failed = false
+        for file in files {
+            let ok = file.lowercased().hasSuffix(".json") ? inspectLabel(file) : inspectImage(file)
+            failed = failed || !ok
+        }
+        if failed { throw ExitCode(1) }
+    }
+
+    private func inspectImage(_ path: String) -> Bool {
+        do {
+            let info = try ImageInfo.read(file: path)
+            let start = DispatchTime.now().uptimeNanoseconds
+            let image = try Image.decode(file: path, options: DecodeOptions(maxPixels: maxPixels))
+            let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+            let layout = info.interlaced ? (info.format == .png ? ", Adam7 interlaced" : ", progressive") : ""
+            print("\(path): \(info.format.rawValue.uppercased()) \(image.width)x\(image.height), "
+                  + "\(info.bitDepth)-bit \(info.colorType), \(info.channels) channel(s)\(layout), "
+                  + "decoded in \(String(format: "%.2f", ms)) ms")
+            return true
+        } catch {
+            print("\(error)")
+            return false
+        }
+    }
+
+    private func inspectLabel(_ path: String) -> Bool {
+        do {
+            let label = try Label.load(path: path)
+            var parts = ["\(path): label v\(label.version)",
+                         "\(label.cells.count) cells (live \(label.liveCount), dead \(label.deadCount))"]
+            if let width = label.width, let height = label.height { parts.append("image \(width)x\(height)") }
+            if let image = label.image { parts.append("image file \(image)") }
+            if let scale = label.umPerPixel { parts.append("\(scale) µm/px") }
+            parts.append("dilution \(label.dilution)")
+            parts.append(label.grid == nil ? "no grid" : "grid")
+            if !label.tags.isEmpty { parts.append("tags: " + label.tags.joined(separator: ", ")) }
+            print(parts.joined(separator: ", "))
+            return true
+        } catch {
+            print(error.description)
+            return false
+        }
+    }
+}

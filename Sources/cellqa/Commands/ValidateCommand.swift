@@ -1,0 +1,118 @@
+import ArgumentParser
+import Fixtures
+import Imaging
+
+/// `cellqa validate`: is this dataset readable and consistent, before anything is run on it?
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check a dataset: pair images with labels, read every image, parse every label.",
+        discussion: """
+            Walks DATASET recursively, pairs images (.png, .jpg, .jpeg) with labels (.json, \
+            labels-v1) by stem, reads every image header (or the whole image with --decode), \
+            parses every label and checks that label and image sizes agree.
+            Exit codes: 0 no problems, 1 problems found, 2 usage or unreadable dataset root.
+            """
+    )
+
+    @Argument(help: "Dataset directory (default: Goldens, with labels in TestLabels).")
+    var dataset: String?
+
+    @Option(help: "Directory holding the labels, mirroring the dataset's sub-paths.")
+    var labels: String?
+
+    @Flag(help: "Decode every image completely instead of reading only its header.")
+    var decode = false
+
+    @Option(help: "Largest image accepted, in pixels (width x height).")
+    var maxPixels = DecodeOptions().maxPixels
+
+    func validate() throws {
+        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive, got \(maxPixels)") }
+    }
+
+    func run() throws {
+        let (root, labelsRoot) = DatasetLocation.resolve(dataset: dataset, labels: labels)
+        let scanned: Dataset
+        do {
+            scanned = try Dataset.scan(root: root, labelsRoot: labelsRoot)
+        } catch {
+            printError("cellqa validate: \(error)")
+            throw ExitCode(2)
+        }
+
+        var report = ValidationReport()
+        report.problems += scanned.problems.map(\.description)
+        let options = DecodeOptions(maxPixels: maxPixels)
+        for fixture in scanned.fixtures {
+            report.add(fixture, decode: decode, options: options)
+        }
+        print(report.summary(root: root, labelsRoot: labelsRoot))
+        if !report.problems.isEmpty { throw ExitCode(1) }
+    }
+}
+
+/// What `validate` found, accumulated fixture by fixture.
+struct ValidationReport {
+    var fixtures = 0
+    var images = 0
+    var labelled = 0
+    var unlabelled = 0
+    var cells = 0
+    var live = 0
+    var dead = 0
+    var tagCounts: [String: Int] = [:]
+    var problems: [String] = []
+
+    mutating func add(_ fixture: Fixture, decode: Bool, options: DecodeOptions) {
+        fixtures += 1
+        var size: (width: Int, height: Int)?
+        if let imagePath = fixture.imagePath {
+            do throws(ImageError) {
+                if decode {
+                    let image = try Image.decode(file: imagePath, options: options)
+                    size = (image.width, image.height)
+                } else {
+                    let info = try ImageInfo.read(file: imagePath)
+                    if info.width * info.height > options.maxPixels {
+                        throw ImageError.tooLarge(file: imagePath, format: info.format, width: info.width,
+                                                  height: info.height, maxPixels: options.maxPixels)
+                    }
+                    size = (info.width, info.height)
+                }
+                images += 1
+            } catch {
+                problems.append(error.description)
+            }
+        }
+        guard let labelPath = fixture.labelPath else {
+            if fixture.imagePath != nil { unlabelled += 1 }
+            return
+        }
+        do {
+            let label = try Label.load(path: labelPath)
+            labelled += 1
+            cells += label.cells.count
+            live += label.liveCount
+            dead += label.deadCount
+            for tag in label.tags { tagCounts[tag, default: 0] += 1 }
+            if let size {
+                problems += label.check(imageWidth: size.width, imageHeight: size.height, file: labelPath)
+                    .map(\.description)
+            }
+        } catch {
+            problems += error.errors.map(\.description)
+        }
+    }
+
+    func summary(root: String, labelsRoot: String?) -> String {
+        var lines = ["dataset: \(root)" + (labelsRoot.map { " (labels: \($0))" } ?? "")]
+        lines.append("fixtures: \(fixtures) (images read: \(images), labelled: \(labelled), unlabelled: \(unlabelled))")
+        lines.append("cells: \(cells) (live: \(live), dead: \(dead), unknown: \(cells - live - dead))")
+        let tags = tagCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        lines.append("tags: " + (tags.isEmpty ? "none" : tags.joined(separator: ", ")))
+        lines.append("problems: \(problems.count)")
+        lines += problems.map { "  \($0)" }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Imaging
+import Testing
+
+/// End-to-end behaviour of `cellqa validate` and `cellqa inspect` as a user sees it:
+/// messages and exit codes.
+@Suite struct ValidateInspectTests {
+    static func tinyPNG(width: Int = 4, height: Int = 3) throws -> [UInt8] {
+        try Image(width: width, height: height, fill: (200, 180, 160)).pngData()
+    }
+
+    static func label(width: Int = 4, height: Int = 3, cells: String = #"[{"x": 1, "y": 1, "r": 1, "label": "live"}]"#) -> String {
+        #"{"version": 1, "width": \#(width), "height": \#(height), "cells": \#(cells), "tags": ["t1"]}"#
+    }
+
+    @Test func cleanDatasetExitsZeroWithSummary() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("images/sub/a.png", try Self.tinyPNG())
+        try dir.write("labels/sub/a.json", Self.label())
+        try dir.write("images/b.png", try Self.tinyPNG())
+        let result = try CellQABinary.run(["validate", dir.url.appendingPathComponent("images").path,
+                                           "--labels", dir.url.appendingPathComponent("labels").path, "--decode"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("fixtures: 2 (images read: 2, labelled: 1, unlabelled: 1)"))
+        #expect(result.stdout.contains("cells: 1 (live: 1, dead: 0, unknown: 0)"))
+        #expect(result.stdout.contains("tags: t1 1"))
+        #expect(result.stdout.contains("problems: 0"))
+    }
+
+    @Test func problemsExitOneAndNameFileAndField() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("a.png", try Self.tinyPNG())
+        try dir.write("a.json", Self.label(cells: #"[{"x": 1, "y": 1, "r": -2}]"#))
+        try dir.write("b.png", try Self.tinyPNG())
+        try dir.write("b.json", Self.label(width: 5))
+        try dir.write("c.jpg", [0x89, 0x50, 0x4E, 0x47])
+        try dir.write("orphan.json", Self.label())
+        let result = try CellQABinary.run(["validate", dir.url.path])
+        #expect(result.status == 1)
+        let out = result.stdout
+        #expect(out.contains("a.json: cells[0].r"), "\(out)")
+        #expect(out.contains("b.json: width"), "\(out)")
+        #expect(out.contains("c.jpg"), "\(out)")
+        #expect(out.contains("orphan.json"), "\(out)")
+    }
+
+    @Test func unreadableRootAndBadOptionsExitTwo() throws {
+        let missing = try CellQABinary.run(["validate", "/nonexistent/cellqa-dataset"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("/nonexistent/cellqa-dataset"))
+        let badOption = try CellQABinary.run(["validate", "--max-pixels", "0"])
+        #expect(badOption.status == 2)
+        #expect(badOption.stderr.contains("--max-pixels must be positive"))
+        let unknown = try CellQABinary.run(["validate", "--no-such-flag"])
+        #expect(unknown.status == 2)
+    }
+
+    @Test func inspectDescribesImagesAndLabels() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("a.png", try Self.tinyPNG(width: 7, height: 5))
+        try dir.write("a.json", Self.label())
+        let ok = try CellQABinary.run(["inspect", dir.url.appendingPathComponent("a.png").path,
+                                       dir.url.appendingPathComponent("a.json").path])
+        #expect(ok.status == 0, "\(ok.stdout)\(ok.stderr)")
+        #expect(ok.stdout.contains("PNG 7x5, 8-bit"))
+        #expect(ok.stdout.contains("1 cells (live 1, dead 0)"))
+
+        try dir.write("empty.png", [UInt8]())
+        let bad = try CellQABinary.run(["inspect", dir.url.appendingPathComponent("empty.png").path])
+        #expect(bad.status == 1)
+        #expect(bad.stdout.contains("empty.png"))
+        #expect(bad.stdout.contains("empty input"))
+    }
+
+    @Test func helpListsEverySubcommand() throws {
+        let help = try CellQABinary.run(["--help"])
+        #expect(help.status == 0)
+        for name in ["validate", "inspect", "synth", "bench"] {
+            #expect(help.stdout.contains("  \(name) "), "missing \(name) in help")
+        }
+    }
+}
