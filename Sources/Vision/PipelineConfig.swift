@@ -51,6 +51,8 @@ public struct PipelineConfig: Sendable, Equatable {
     public var backgroundSigmaRadii: Double = 3
     /// Contrast-map pre-smoothing sigma in multiples of the smallest working radius.
     public var contrastSmoothingRadii: Double = 0.3
+    /// Soft saturation of the contrast map, natural-log units (0 = none); see `contrastMap`.
+    public var contrastCap: Double = 0.4
 
     // MARK: grid
     /// Look for the chamber ruling at all.
@@ -63,9 +65,9 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Physical spacing of the dominant ruling period, micrometres (250 for the corner
     /// squares of a Neubauer-improved chamber).
     public var gridSpacingUm: Double = 250
-    /// Length of the line structuring element that removes grid lines and fibres, in multiples
-    /// of the largest cell diameter.
-    public var lineRemovalLengthDiameters: Double = 2
+    /// Median block length along a line for grid-line and fibre removal, in multiples of the
+    /// largest cell diameter (a cell must cover less than half a block; see `lineMedian`).
+    public var lineRemovalLengthDiameters: Double = 4
     /// Also remove straight structures at 0/45/90/135 degrees (fibres), not only along the grid.
     public var removeFibres: Bool = true
 

@@ -26,9 +26,9 @@ public struct BlobDetectorSettings: Sendable, Equatable {
 
 /// Finds bright blobs (filled discs) in `plane` with a scale-normalised DoG stack.
 ///
-/// One extra level below `minRadius` and one above `maxRadius` take part in the scale-space
-/// maximum test only, so objects smaller (debris specks) or larger (clumps, glare) than the
-/// range peak outside it and are dropped. Radius = sqrt(2) sigma for a filled disc.
+/// One extra level below `minRadius` takes part in the scale-space maximum test only, so
+/// objects smaller than the range (debris specks) peak outside it and are dropped; above the
+/// range one level is searched (rings peak high) and one more serves as its upper neighbour. Radius = sqrt(2) sigma for a filled disc.
 /// - Returns: candidates in the plane's pixel coordinates, sub-pixel refined, unsorted.
 public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Candidate] {
     guard plane.width >= 3, plane.height >= 3,
@@ -37,9 +37,11 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
     let levels = max(2, settings.levels)
     let ratio = settings.maxRadius > settings.minRadius
         ? pow(settings.maxRadius / settings.minRadius, 1 / Double(levels - 1)) : 1.2
-    // DoG level j (0 ... levels + 1) sits at radius r0 * ratio^(j - 1); its two blurs at
-    // sigma_eff / sqrt(ratio) and sigma_eff * sqrt(ratio).
-    let dogCount = levels + 2
+    // DoG level j (0 ... levels + 2) sits at radius r0 * ratio^(j - 1); its two blurs at
+    // sigma_eff / sqrt(ratio) and sigma_eff * sqrt(ratio). Peaks are accepted on levels
+    // 1 ... levels + 1: a ring-shaped cell (dark rim, clear centre) peaks about one level above
+    // the radius of its rim.
+    let dogCount = levels + 3
     func radius(_ j: Double) -> Double { settings.minRadius * pow(ratio, j - 1) }
     var blurs: [Plane] = []
     blurs.reserveCapacity(dogCount + 1)
@@ -70,9 +72,13 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
     scratch.reserveCapacity(w * h / 7 + 1)
     let noise = dogs.map { max(1e-6, 1.4826 * medianAbsolute($0, stride: 7, scratch: &scratch)) }
     let edgeLimit = Float((settings.maxEdgeRatio + 1) * (settings.maxEdgeRatio + 1) / settings.maxEdgeRatio)
-    var found: [Candidate] = []
+    // Peaks: spatial maxima of a level that still grow from the level below (objects smaller
+    // than the range peak below it and fail). No test against the level above: next to a
+    // touching neighbour the response keeps growing with scale, and requiring a scale maximum
+    // would lose both cells of a pair to their merged blob (which the edge test rejects).
+    var peaks: [(candidate: Candidate, response: Float)] = []
     plane.data.withUnsafeBufferPointer { src in
-        for j in 1...levels {
+        for j in 1...(levels + 1) {
             let threshold = Float(settings.minScore) * noise[j]
             dogs[j].data.withUnsafeBufferPointer { d in
                 dogs[j - 1].data.withUnsafeBufferPointer { below in
@@ -82,8 +88,7 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
                             for x in 1..<(w - 1) {
                                 let i = row + x
                                 let v = d[i]
-                                if v < threshold { continue }
-                                if v < below[i] || v < above[i] { continue }
+                                if v < threshold || v < below[i] { continue }
                                 // Strict on the previous neighbours, non-strict on the next: one
                                 // peak per plateau.
                                 if v <= d[i - 1] || v < d[i + 1] || v <= d[i - w - 1] || v <= d[i - w]
@@ -99,16 +104,41 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
                                 let oy = dyy < 0 ? max(-0.5, min(0.5, -(d[i + w] - d[i - w]) / (2 * dyy))) : 0
                                 let a = below[i], c = above[i]
                                 let den = a - 2 * v + c
-                                let os = den < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / den)) : 0
-                                found.append(Candidate(x: Double(x) + Double(ox), y: Double(y) + Double(oy),
-                                                       r: radius(Double(j) + Double(os)),
-                                                       score: Double(v / noise[j]), contrast: Double(src[i])))
+                                let os = (den < 0 && c <= v) ? max(-0.5, min(0.5, 0.5 * (a - c) / den)) : 0
+                                peaks.append((Candidate(x: Double(x) + Double(ox), y: Double(y) + Double(oy),
+                                                        r: radius(Double(j) + Double(os)),
+                                                        score: Double(v / noise[j]), contrast: Double(src[i])), v))
                             }
                         }
                     }
                 }
             }
         }
+    }
+    // One object answers on several levels near the same centre: keep the strongest
+    // scale-normalised response (its natural scale) and drop weaker peaks whose centre lies
+    // within 0.8 of a kept one's radius (rim and inner peaks of a ring-shaped cell).
+    // Touching cells (centres two radii apart) both survive.
+    peaks.sort { ($0.response, $0.candidate.y, $0.candidate.x) > ($1.response, $1.candidate.y, $1.candidate.x) }
+    var found: [Candidate] = []
+    let cell = max(1, 2 * settings.maxRadius * ratio * ratio)
+    var buckets: [Int: [Int]] = [:]
+    let columns = Int(Double(w) / cell) + 2
+    for (c, _) in peaks {
+        let bx = Int(c.x / cell), by = Int(c.y / cell)
+        var duplicate = false
+        search: for ny in max(0, by - 1)...(by + 1) {
+            for nx in max(0, bx - 1)...(bx + 1) {
+                for k in buckets[ny * columns + nx] ?? [] {
+                    let o = found[k]
+                    let limit = max(0.6 * min(o.r, c.r), 0.8 * o.r)
+                    if (o.x - c.x) * (o.x - c.x) + (o.y - c.y) * (o.y - c.y) < limit * limit { duplicate = true; break search }
+                }
+            }
+        }
+        if duplicate { continue }
+        buckets[by * columns + bx, default: []].append(found.count)
+        found.append(c)
     }
     return found
 }

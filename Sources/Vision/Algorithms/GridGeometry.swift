@@ -145,7 +145,7 @@ public func dominantPeriod(_ profile: [Double], minLag: Double, maxLag: Double) 
     }
     guard bestVal > 0 else { return nil }
     // Prefer the fundamental: the smallest local peak nearly as strong as the best.
-    for lag in lo..<bestLag where ac[lag] >= 0.8 * bestVal && ac[lag] >= ac[lag - 1] && ac[lag] >= ac[lag + 1] {
+    for lag in lo..<bestLag where ac[lag] >= 0.6 * bestVal && ac[lag] >= ac[lag - 1] && ac[lag] >= ac[lag + 1] {
         let ratio = Double(bestLag) / Double(lag)
         if abs(ratio - ratio.rounded()) < 0.1 {
             bestLag = lag

@@ -1,34 +1,62 @@
 import Foundation
 
-/// Local-contrast map: |flat - 1| smoothed. Clear live cells (bright centre, dark rim) and
-/// dark dead cells both light up as filled discs; flat background stays near 0.
+/// Absolute log contrast |log flat|, smoothed: clear live cells (bright centre, dark rim) and
+/// dark dead cells both light up as filled discs; flat background stays near 0. In the log
+/// domain absorptions multiply into sums, which is what lets `removeLines` take crossing grid
+/// lines apart.
 ///
-/// - Parameter sigma: pre-smoothing sigma, pixels.
-public func contrastMap(flat: Plane, sigma: Double) -> Plane {
-    gaussianBlur(flat.map { abs($0 - 1) }, sigma: sigma)
+/// - Parameter sigma: smoothing sigma, pixels.
+public func logContrast(flat: Plane, sigma: Double) -> Plane {
+    gaussianBlur(flat.map { abs(log(max($0, 1e-4))) }, sigma: sigma)
 }
 
-/// Removes straight structures longer than `length` (grid lines, fibres) from a contrast map:
-/// the map minus the largest of its line openings (a top-hat with line structuring elements).
+/// Soft saturation `cap * tanh(x / cap)`: stops a tiny refractile highlight from outweighing
+/// the whole cell (which would pull the blob scale below the cell size) and evens out cells
+/// of different contrast. `cap <= 0` returns the input.
+public func saturate(_ plane: Plane, cap: Double) -> Plane {
+    guard cap > 0 else { return plane }
+    let c = Float(cap)
+    return plane.map { c * tanh($0 / c) }
+}
+
+/// Removes straight structures longer than `length` (grid lines, fibres) from a log-contrast
+/// map. Each directional line estimate (`lineMedian`) holds the floor every direction shares
+/// (noise, texture) plus the lines running its way; with `base` = the smallest estimate at a
+/// pixel, the result is `contrast - base - sum(estimate - base)`. Along a line only that
+/// line's estimate rises above the base; at a crossing the log contrasts of the two lines add
+/// and so do their two estimates, so crossings vanish too (a top-hat with the largest
+/// estimate leaves every crossing behind as a cell-sized blob). Cells, shorter than `length` in every direction,
+/// are untouched. The result is signed (noise around 0).
 ///
 /// - Parameters:
 ///   - angles: line directions, radians.
-///   - length: structuring element length, pixels.
+///   - length: median block length along the line, pixels (> 2 cell diameters).
 public func removeLines(_ contrast: Plane, angles: [Double], length: Int) -> Plane {
     guard !angles.isEmpty, length >= 3 else { return contrast }
-    var background = Plane(width: contrast.width, height: contrast.height)
+    let n = contrast.count
+    var sum = Plane(width: contrast.width, height: contrast.height)
+    var base = Plane(width: contrast.width, height: contrast.height, repeating: .infinity)
     for angle in angles {
-        let opened = lineOpening(contrast, angle: angle, length: length)
-        background.data.withUnsafeMutableBufferPointer { b in
-            opened.data.withUnsafeBufferPointer { o in
-                for i in 0..<b.count { b[i] = max(b[i], o[i]) }
+        let opened = lineMedian(contrast, angle: angle, block: length)
+        sum.data.withUnsafeMutableBufferPointer { s in
+            base.data.withUnsafeMutableBufferPointer { b in
+                opened.data.withUnsafeBufferPointer { o in
+                    for i in 0..<n {
+                        s[i] += o[i]
+                        b[i] = min(b[i], o[i])
+                    }
+                }
             }
         }
     }
     var out = contrast
+    let k = Float(angles.count - 1)
     out.data.withUnsafeMutableBufferPointer { o in
-        background.data.withUnsafeBufferPointer { b in
-            for i in 0..<o.count { o[i] = max(0, o[i] - b[i]) }
+        sum.data.withUnsafeBufferPointer { s in
+            base.data.withUnsafeBufferPointer { b in
+                // contrast - base - (sum - count * base) = contrast - sum + (count - 1) * base
+                for i in 0..<n { o[i] = o[i] - s[i] + k * b[i] }
+            }
         }
     }
     return out
@@ -59,10 +87,10 @@ struct CandidatesStage: Stage {
         let config = frame.config
         guard frame.flat.width >= 3, frame.flat.height >= 3 else { return }
         let minR = max(0.5, frame.minRadius), maxR = max(minR, frame.maxRadius)
-        let contrast = contrastMap(flat: frame.flat, sigma: max(0.5, config.contrastSmoothingRadii * minR))
+        let contrast = logContrast(flat: frame.flat, sigma: max(0.5, config.contrastSmoothingRadii * minR))
         let length = Int((config.lineRemovalLengthDiameters * 2 * maxR).rounded()) | 1
-        let cleaned = removeLines(contrast, angles: lineRemovalAngles(grid: frame.grid, fibres: config.removeFibres),
-                                  length: length)
+        let cleaned = saturate(removeLines(contrast, angles: lineRemovalAngles(grid: frame.grid, fibres: config.removeFibres),
+                                           length: length), cap: config.contrastCap)
         var found: [Candidate]
         switch config.detector {
         case .dog:
@@ -74,6 +102,7 @@ struct CandidatesStage: Stage {
                 minRadius: minR, maxRadius: maxR, minScore: config.minScore, minContrast: config.minContrast,
                 minCircularity: config.minCircularity, minSolidity: config.minSolidity))
         }
+        if ProcessInfo.processInfo.environment["VDEBUG"] != nil { print("DEBUG flat", frame.flat.range, "contrast", contrast.range, "cleaned", cleaned.range, "found", found.count, minR, maxR) }
         let s = Double(frame.scale), shift = (s - 1) / 2
         for i in found.indices {
             found[i].x = found[i].x * s + shift

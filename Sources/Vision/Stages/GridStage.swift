@@ -16,7 +16,8 @@ public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
     let contrast = flat.map { abs($0 - 1) }
     let hist = orientationHistogram(flat, minMagnitude: 0.01)
     let peaks = perpendicularPeaks(hist)
-    guard peaks.strength > 0.02 else { return nil }
+    // No gate on the histogram peak itself: thin lines carry little gradient next to many
+    // cells; the projection periodicity below is the real test.
     var angles: [Double] = [], spacings: [Double] = [], phases: [Double] = [], strengths: [Double] = []
     for gradientDeg in [peaks.first, peaks.second] {
         // The gradient points across the line: it is the line family's normal.

@@ -1,0 +1,178 @@
+import JSON
+import Hemocytometer
+
+/// One configuration key: its JSON name, where it lives in `PipelineConfig` and what it accepts.
+enum ConfigKey {
+    case number(String, WritableKeyPath<PipelineConfig, Double>, ClosedRange<Double>)
+    case integer(String, WritableKeyPath<PipelineConfig, Int>, ClosedRange<Int>)
+    case flag(String, WritableKeyPath<PipelineConfig, Bool>)
+    case detector
+    case sizeFrom
+    case countedSquares
+
+    var name: String {
+        switch self {
+        case .number(let n, _, _), .integer(let n, _, _), .flag(let n, _): return n
+        case .detector: return "detector"
+        case .sizeFrom: return "sizeFrom"
+        case .countedSquares: return "countedSquares"
+        }
+    }
+
+    /// Every key in canonical order (the order of `--print-defaults` and of the hash).
+    static var all: [ConfigKey] {
+        [
+            .detector, .sizeFrom,
+            .number("minRadiusPx", \.minRadiusPx, 0.5...2000),
+            .number("maxRadiusPx", \.maxRadiusPx, 0.5...2000),
+            .number("minDiameterUm", \.minDiameterUm, 0.1...10000),
+            .number("maxDiameterUm", \.maxDiameterUm, 0.1...10000),
+            .number("minWorkingRadiusPx", \.minWorkingRadiusPx, 0.5...100),
+            .integer("workingScale", \.workingScale, 0...64),
+            .integer("glareLevel", \.glareLevel, 1...255),
+            .number("glareMaxRatio", \.glareMaxRatio, 0...1),
+            .number("minFocus", \.minFocus, 0...1e9),
+            .number("backgroundSigmaRadii", \.backgroundSigmaRadii, 0.5...100),
+            .number("contrastSmoothingRadii", \.contrastSmoothingRadii, 0...10),
+            .number("contrastCap", \.contrastCap, 0...10),
+            .flag("gridEnabled", \.gridEnabled),
+            .number("gridMinPeriodicity", \.gridMinPeriodicity, 0...1),
+            .number("gridMinSpacingPx", \.gridMinSpacingPx, 2...100_000),
+            .number("gridMaxSpacingPx", \.gridMaxSpacingPx, 2...100_000),
+            .number("gridSpacingUm", \.gridSpacingUm, 1...3000),
+            .number("lineRemovalLengthDiameters", \.lineRemovalLengthDiameters, 0...100),
+            .flag("removeFibres", \.removeFibres),
+            .integer("scaleLevels", \.scaleLevels, 2...64),
+            .number("minScore", \.minScore, 0...1e6),
+            .number("minContrast", \.minContrast, 0...100),
+            .number("maxEdgeRatio", \.maxEdgeRatio, 1...1000),
+            .number("minCircularity", \.minCircularity, 0...1),
+            .number("minSolidity", \.minSolidity, 0...1),
+            .number("hueMinDeg", \.hueMinDeg, 0...360),
+            .number("hueMaxDeg", \.hueMaxDeg, 0...360),
+            .number("minDeadSaturation", \.minDeadSaturation, 0...1),
+            .number("greyscaleSaturation", \.greyscaleSaturation, 0...1),
+            .number("deadDarkContrast", \.deadDarkContrast, 0...10),
+            .number("refractileContrast", \.refractileContrast, 0...10),
+            .number("nmsIoU", \.nmsIoU, 0...1),
+            .number("madCut", \.madCut, 0...1000),
+            .countedSquares,
+            .number("dilution", \.dilution, 1e-6...1e9),
+            .number("overcrowdedPerSquare", \.overcrowdedPerSquare, 0...1e9),
+            .number("sparsePerSquare", \.sparsePerSquare, 0...1e9),
+        ]
+    }
+}
+
+extension PipelineConfig {
+    /// The configuration as a JSON object, keys in canonical order.
+    public var jsonValue: JSONValue {
+        var object = JSONObject()
+        for key in ConfigKey.all {
+            switch key {
+            case .number(let name, let path, _): object.set(name, .double(self[keyPath: path]))
+            case .integer(let name, let path, _): object.set(name, .int(Int64(self[keyPath: path])))
+            case .flag(let name, let path): object.set(name, .bool(self[keyPath: path]))
+            case .detector: object.set(key.name, .string(detector.rawValue))
+            case .sizeFrom: object.set(key.name, .string(sizeFrom.rawValue))
+            case .countedSquares:
+                object.set(key.name, .array(countedSquares.map { .array([.int(Int64($0.row)), .int(Int64($0.column))]) }))
+            }
+        }
+        return .object(object)
+    }
+
+    /// Pretty, deterministic JSON of every parameter (what `cellqa config --print-defaults` prints).
+    public var canonicalJSON: String { jsonValue.serialized(pretty: true) }
+
+    /// FNV-1a 64-bit hash of the compact canonical JSON, 16 lowercase hex digits: equal configs
+    /// (whatever their file layout) hash equal.
+    public var configHash: String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in jsonValue.serialized(pretty: false).utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// Reads a configuration object. Absent keys keep their defaults, so a file states only what
+    /// it changes. Unknown keys, wrong types and out-of-range values are errors naming the key.
+    public init(json: JSONValue, file: String? = nil) throws(JSONError) {
+        self.init()
+        let root = JSONCursor(json, file: file)
+        let keys = ConfigKey.all
+        for (name, cursor) in try root.members() {
+            guard let key = keys.first(where: { $0.name == name }) else {
+                throw cursor.error(message: "unknown configuration key \"\(name)\" (known: \(keys.map(\.name).joined(separator: ", ")))")
+            }
+            switch key {
+            case .number(_, let path, let range):
+                let v = try cursor.double()
+                guard range.contains(v) else {
+                    throw cursor.error(expected: "a number in \(range.lowerBound)...\(range.upperBound)")
+                }
+                self[keyPath: path] = v
+            case .integer(_, let path, let range):
+                let v = try cursor.int()
+                guard range.contains(v) else {
+                    throw cursor.error(expected: "an integer in \(range.lowerBound)...\(range.upperBound)")
+                }
+                self[keyPath: path] = v
+            case .flag(_, let path):
+                self[keyPath: path] = try cursor.bool()
+            case .detector:
+                let text = try cursor.string()
+                guard let v = DetectorKind(rawValue: text) else {
+                    throw cursor.error(expected: "one of \(DetectorKind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
+                }
+                detector = v
+            case .sizeFrom:
+                let text = try cursor.string()
+                guard let v = CellSizeSource(rawValue: text) else {
+                    throw cursor.error(expected: "one of \(CellSizeSource.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
+                }
+                sizeFrom = v
+            case .countedSquares:
+                var squares: [LargeSquare] = []
+                for item in try cursor.array() {
+                    let pair = try item.array()
+                    guard pair.count == 2 else { throw item.error(expected: "[row, column] with row and column in 0...2") }
+                    let row = try pair[0].int(), column = try pair[1].int()
+                    guard (0...2).contains(row), (0...2).contains(column) else {
+                        throw item.error(expected: "[row, column] with row and column in 0...2")
+                    }
+                    squares.append(LargeSquare(row: row, column: column))
+                }
+                guard !squares.isEmpty else { throw cursor.error(expected: "at least one [row, column] square") }
+                countedSquares = squares
+            }
+        }
+        try checkConsistency(root)
+    }
+
+    /// Cross-key rules (min <= max).
+    private func checkConsistency(_ root: JSONCursor) throws(JSONError) {
+        let pairs: [(String, String, Double, Double)] = [
+            ("minRadiusPx", "maxRadiusPx", minRadiusPx, maxRadiusPx),
+            ("minDiameterUm", "maxDiameterUm", minDiameterUm, maxDiameterUm),
+            ("gridMinSpacingPx", "gridMaxSpacingPx", gridMinSpacingPx, gridMaxSpacingPx),
+            ("hueMinDeg", "hueMaxDeg", hueMinDeg, hueMaxDeg),
+        ]
+        for (lo, hi, a, b) in pairs where a > b {
+            throw JSONError(file: root.file, path: hi, expected: "\(hi) >= \(lo) (\(lo) is \(a))",
+                            actual: JSONValue.double(b).briefDescription)
+        }
+    }
+
+    /// Parses configuration JSON text.
+    public static func parse(_ bytes: [UInt8], file: String? = nil) throws(JSONError) -> PipelineConfig {
+        try PipelineConfig(json: try JSONValue.parse(bytes, file: file), file: file)
+    }
+
+    /// Loads a configuration file.
+    public static func load(path: String) throws(JSONError) -> PipelineConfig {
+        try PipelineConfig(json: try JSONValue.load(path: path), file: path)
+    }
+}
