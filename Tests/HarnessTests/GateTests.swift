@@ -1,0 +1,112 @@
+import JSON
+import Testing
+@testable import Harness
+
+@Suite("Gates")
+struct GateTests {
+    func metrics(tp: Int, fp: Int, fn: Int) -> AggregateMetrics {
+        AggregateMetrics(scores: [FixtureScore.synthetic(tp: tp, fp: fp, fn: fn, tags: [])])
+    }
+
+    @Test func defaultsAndParsing() throws {
+        let empty = try Acceptance.parse(.object(JSONObject()), file: "a.json")
+        #expect(empty.limits == Acceptance.defaultLimits)
+        #expect(empty.limits.minPrecision == 0.9 && empty.limits.minRecall == 0.85 && empty.limits.maxBlankDetections == 0)
+        #expect(empty.limits.maxErrored == 0 && empty.limits.gateExpect == true && empty.limits.minF1 == nil)
+        let full = try Acceptance.parse(try JSONValue.parse("""
+            {"description": "x", "minPrecision": 0.95, "minRecall": null, "minF1": 0.9, "maxMeanAbsRelCountError": 0.1,
+             "minLiveDeadAccuracy": 0.97, "maxErrored": 2, "gateExpect": false,
+             "stageBudgets": {"candidates": {"medianMs": 20, "p90Ms": 40}, "total": {"p90Ms": 100, "clock": "cpu"}},
+             "tags": {"dense": {"minRecall": 0.8}, "blank-control": {"maxBlankDetections": 1}}}
+            """), file: "a.json")
+        #expect(full.description == "x" && full.limits.minPrecision == 0.95 && full.limits.minRecall == nil)
+        #expect(full.limits.stageBudgets == [StageBudget(stage: "candidates", medianMs: 20, p90Ms: 40),
+                                             StageBudget(stage: "total", p90Ms: 100, clock: .cpu)])
+        #expect(full.tagLimits.map(\.tag) == ["blank-control", "dense"])
+        #expect(full.tagLimits[1].limits.minRecall == 0.8 && full.tagLimits[1].limits.minPrecision == nil)
+    }
+
+    @Test func invalidFilesNameTheKey() {
+        func error(_ text: String) -> String {
+            do {
+                _ = try Acceptance.parse(try JSONValue.parse(text), file: "acc.json")
+                return "no error"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(error("{\"minPrecison\": 0.9}").contains("minPrecison: unknown key \"minPrecison\""))
+        #expect(error("{\"minPrecision\": 1.5}") == "acc.json: minPrecision: expected a number from 0 to 1, got 1.5")
+        #expect(error("{\"maxErrored\": -1}").contains("maxErrored: expected a non-negative integer"))
+        #expect(error("{\"gateExpect\": \"yes\"}").contains("gateExpect: expected true or false"))
+        #expect(error("{\"tags\": {\"dense\": {\"tags\": {}}}}").contains("tags.dense.tags: unknown key"))
+        #expect(error("{\"stageBudgets\": {\"nms\": {\"meanMs\": 3}}}").contains("stageBudgets.nms.meanMs: unknown key"))
+        #expect(error("{\"stageBudgets\": {\"nms\": {\"clock\": \"cpu\"}}}").contains("medianMs"))
+        #expect(error("[1]").contains("expected an object"))
+    }
+
+    @Test func evaluationReportsActualAndLimit() {
+        // P = 9/10, R = 9/12.
+        let inputs = GateInputs(metrics: metrics(tp: 9, fp: 1, fn: 3), errored: 1, stages: [], expectFailures: [])
+        let limits = GateLimits(minPrecision: 0.9, minRecall: 0.85, maxErrored: 1)
+        let gates = evaluateGates(limits: limits, scope: "all", inputs: inputs)
+        #expect(gates.map(\.name) == ["minPrecision", "minRecall", "maxErrored"])
+        #expect(gates.map(\.passed) == [true, false, true])
+        #expect(gates[1].actual == 0.75 && gates[1].limit == 0.85 && gates[1].comparison == ">=")
+        #expect(gates[1].detail == "recall 0.75 violates >= 0.85")
+        #expect(gates[2].comparison == "<=")
+    }
+
+    @Test func undefinedMetricsAndMissingTagsDoNotApply() {
+        let blankOnly = GateInputs(metrics: AggregateMetrics(scores: []), errored: 0, stages: [], expectFailures: [])
+        let gates = evaluateGates(limits: GateLimits(minPrecision: 0.9, maxBlankDetections: 0, minLiveDeadAccuracy: 0.9),
+                                  scope: "all", inputs: blankOnly)
+        #expect(gates.allSatisfy { $0.passed && $0.actual == nil && $0.detail.hasPrefix("not applicable") })
+        let acceptance = Acceptance(limits: GateLimits(), tagLimits: [("missing", GateLimits(minRecall: 0.5))])
+        let tagged = evaluateGates(acceptance: acceptance, overall: blankOnly) { _ in nil }
+        #expect(tagged.map(\.label) == ["minRecall [tag:missing]"])
+        #expect(tagged[0].passed && tagged[0].detail == "not applicable: no fixture in tag:missing")
+    }
+
+    @Test func blankExpectAndStageBudgets() {
+        let blank = GroundTruth(cells: [], tags: [GroundTruth.blankControlTag])
+        let s = scoreFixture(result: makeResult([det(5, 5), det(50, 50)]), truth: blank)
+        let stages = stageStatistics(samples: [
+            [.init(name: "decode", wallSeconds: 0.010, cpuSeconds: 0.009), .init(name: "nms", wallSeconds: 0.002, cpuSeconds: 0.002)],
+            [.init(name: "decode", wallSeconds: 0.030, cpuSeconds: 0.010), .init(name: "nms", wallSeconds: 0.004, cpuSeconds: 0.001)],
+        ])
+        let inputs = GateInputs(metrics: AggregateMetrics(scores: [s]), errored: 0, stages: stages,
+                                expectFailures: ["a.png: total 3 not in [5, any]"])
+        let limits = GateLimits(maxBlankDetections: 0, gateExpect: true,
+                                stageBudgets: [StageBudget(stage: "decode", medianMs: 25, p90Ms: 25),
+                                               StageBudget(stage: "decode", medianMs: 9.9, clock: .cpu),
+                                               StageBudget(stage: "classify", medianMs: 1)])
+        let gates = evaluateGates(limits: limits, scope: "all", inputs: inputs)
+        let byName = gates.map { "\($0.name)=\($0.passed)" }
+        #expect(byName == ["maxBlankDetections=false", "gateExpect=false", "stageBudgets.decode.medianMs=true",
+                           "stageBudgets.decode.p90Ms=false", "stageBudgets.decode.medianMs=true",
+                           "stageBudgets.classify.medianMs=false"])
+        #expect(gates[0].actual == 2)
+        #expect(gates[1].detail.contains("a.png: total 3 not in [5, any]"))
+        #expect(abs((gates[2].actual ?? 0) - 20) < 1e-9)
+        #expect(abs((gates[3].actual ?? 0) - 28) < 1e-9)
+        #expect(gates[5].detail == "no stage named \"classify\" was timed")
+        #expect(stages.map(\.name) == ["decode", "nms", "total"])
+        #expect(abs(stages[0].share - 40.0 / 46) < 1e-9)
+    }
+
+    @Test func runReportGatesPerTagAndOverall() throws {
+        let d = try TestDataset.standard(name: "gates")
+        defer { d.remove() }
+        let acceptance = try Acceptance.parse(try JSONValue.parse("""
+            {"minPrecision": 0, "minRecall": 0, "maxBlankDetections": 1000, "gateExpect": false,
+             "tags": {"dense": {"minRecall": 1.01e-9, "maxErrored": 0}, "nosuchtag": {"minF1": 0.5}}}
+            """), file: nil)
+        let report = try performRun(RunRequest(datasetRoot: d.root, labelsRoot: nil, acceptance: acceptance,
+                                               settings: RunSettings(jobs: 2), toolVersion: "t"))
+        #expect(report.gates.map(\.label) == ["minPrecision", "minRecall", "maxBlankDetections", "maxErrored",
+                                              "minRecall [tag:dense]", "maxErrored [tag:dense]", "minF1 [tag:nosuchtag]"])
+        #expect(report.gates[4].actual == report.tags.first { $0.tag == "dense" }?.metrics.recall)
+        #expect(report.gates[6].passed && report.gates[6].actual == nil)
+    }
+}

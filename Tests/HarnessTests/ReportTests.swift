@@ -1,0 +1,182 @@
+import Foundation
+import FoundationXML
+import JSON
+import Testing
+import Vision
+@testable import Harness
+
+/// Splits RFC 4180 CSV text into rows of fields.
+func parseCSV(_ text: String) -> [[String]] {
+    var rows: [[String]] = []
+    var row: [String] = []
+    var field = ""
+    var quoted = false
+    var chars = Array(text.unicodeScalars)[...]
+    while let c = chars.popFirst() {
+        if quoted {
+            if c == "\"" {
+                if chars.first == "\"" { field.unicodeScalars.append(c); chars.removeFirst() } else { quoted = false }
+            } else {
+                field.unicodeScalars.append(c)
+            }
+        } else if c == "\"" {
+            quoted = true
+        } else if c == "," {
+            row.append(field); field = ""
+        } else if c == "\r" {
+            continue
+        } else if c == "\n" {
+            row.append(field); rows.append(row); row = []; field = ""
+        } else {
+            field.unicodeScalars.append(c)
+        }
+    }
+    if !field.isEmpty || !row.isEmpty { row.append(field); rows.append(row) }
+    return rows
+}
+
+func loadSchema() throws -> SchemaValidator {
+    SchemaValidator(schema: try JSONValue.load(path: repositoryRoot + "/scripts/report.schema.json"))
+}
+
+@Suite("Reports")
+struct ReportTests {
+    @Test func reportFilesParseBackAndValidate() throws {
+        let d = try TestDataset.standard(name: "reports")
+        defer { d.remove() }
+        try d.writeText("zz-broken.png", "not an image at all")
+        let report = try performRun(RunRequest(datasetRoot: d.root, labelsRoot: nil,
+                                               settings: RunSettings(jobs: 2, repeats: 2), toolVersion: "test"))
+        let out = d.root + "/out"
+        let written = try report.writeReports(to: out)
+        #expect(written.map { ($0 as NSString).lastPathComponent } == ReportFile.all)
+        // No temporary files left behind.
+        let names = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        #expect(names == ReportFile.all.sorted())
+
+        let json = try JSONValue.load(path: out + "/report.json")
+        let violations = try loadSchema().validate(json)
+        #expect(violations.isEmpty, "\(violations.prefix(10))")
+        #expect(json["schemaVersion"] == .int(1))
+        #expect(json["summary"]?["fixtures"] == .int(6))
+        #expect(json["summary"]?["errored"] == .int(1))
+        #expect(json["summary"]?["tp"]?.number == Double(report.overall.detection.tp))
+        guard case .array(let fixtures)? = json["fixtures"] else { Issue.record("no fixtures"); return }
+        #expect(fixtures.count == 6)
+        #expect(fixtures.last?["status"] == .string("errored"))
+        guard case .array(let timings)? = fixtures.first?["timings"], case .array(let samples)? = timings.first?["wallMs"] else {
+            Issue.record("no timings"); return
+        }
+        #expect(samples.count == 2)
+        #expect(timings.first?["name"] == .string("decode"))
+
+        let md = try String(contentsOfFile: out + "/summary.md", encoding: .utf8)
+        #expect(md.hasPrefix("## ❌ cellqa:") || md.hasPrefix("## ✅ cellqa:"))
+        #expect(md.contains("### Stage timings (ms)") && md.contains("zz-broken.png"))
+
+        let xml = try Data(contentsOf: URL(fileURLWithPath: out + "/junit.xml"))
+        let counter = JUnitCounter()
+        let parser = XMLParser(data: xml)
+        parser.delegate = counter
+        #expect(parser.parse(), "junit.xml is not well-formed")
+        #expect(counter.testcases == 6 + report.gates.count)
+        #expect(counter.errors == 1)
+        #expect(counter.classnames.contains("sub") && counter.classnames.contains("."))
+
+        let fixturesCSV = parseCSV(try String(contentsOfFile: out + "/fixtures.csv", encoding: .utf8))
+        #expect(fixturesCSV.count == 7)
+        #expect(fixturesCSV[0].first == "path" && fixturesCSV[0].last == "error")
+        #expect(fixturesCSV.allSatisfy { $0.count == fixturesCSV[0].count })
+        let detections = parseCSV(try String(contentsOfFile: out + "/detections.csv", encoding: .utf8))
+        let o = report.overall.detection
+        #expect(detections.dropFirst().filter { $0[1] == "TP" }.count == o.tp)
+        #expect(detections.dropFirst().filter { $0[1] == "FP" }.count == o.fp)
+        #expect(detections.dropFirst().filter { $0[1] == "FN" }.count == o.fn)
+
+        let trace = try JSONValue.load(path: out + "/trace.json")
+        guard case .array(let events)? = trace["traceEvents"] else { Issue.record("no trace events"); return }
+        let complete = events.filter { $0["ph"] == .string("X") }
+        // Per repeat: one fixture event + decode + 7 stages, for the 5 fixtures that ran, and
+        // one event for the broken image's failed attempt.
+        #expect(complete.count == 5 * 2 * 9 + 1)
+        #expect(complete.contains { $0["args"]?["error"] != nil && $0["name"] == .string("zz-broken.png") })
+        #expect(complete.allSatisfy { ($0["dur"]?.number ?? -1) >= 0 && $0["tid"]?.number != nil })
+    }
+
+    @Test func validatorFindsViolations() throws {
+        let validator = try loadSchema()
+        #expect(!validator.validate(.object(JSONObject())).isEmpty)
+        let schema: JSONValue = [
+            "type": "object", "required": ["a"], "additionalProperties": false,
+            "properties": ["a": ["type": ["integer", "null"], "minimum": 0], "b": ["$ref": "#/$defs/e"]],
+            "$defs": ["e": ["enum": ["x", "y"]]],
+        ]
+        let v = SchemaValidator(schema: schema)
+        #expect(v.validate(["a": 1, "b": "x"]).isEmpty)
+        #expect(v.validate(["a": .null]).isEmpty)
+        #expect(v.validate(["a": 1.0]).isEmpty)
+        #expect(v.validate(["a": 1.5]).map(\.path) == ["a"])
+        #expect(v.validate(["a": -1]).map(\.message) == ["expected a number >= 0.0, got -1"])
+        #expect(v.validate(["b": "x"]).map(\.path) == ["a"])
+        #expect(v.validate(["a": 1, "b": "z"]).map(\.path) == ["b"])
+        #expect(v.validate(["a": 1, "c": true]).map(\.message) == ["member not allowed by the schema"])
+        let unsupported = SchemaValidator(schema: ["type": "string", "pattern": "^a"])
+        #expect(unsupported.validate("abc").map(\.message) == ["unsupported schema keyword \"pattern\""])
+    }
+
+    @Test func csvQuotingFollowsRFC4180() {
+        #expect(csvField("plain") == "plain")
+        #expect(csvField("a,b") == "\"a,b\"")
+        #expect(csvField("say \"hi\"") == "\"say \"\"hi\"\"\"")
+        #expect(csvField("two\nlines") == "\"two\nlines\"")
+        #expect(csvDocument([["a", "b,c"], ["1", "x\"y"]]) == "a,\"b,c\"\r\n1,\"x\"\"y\"\r\n")
+        #expect(parseCSV(csvDocument([["a", "b,c\nd", "e\"f"]])) == [["a", "b,c\nd", "e\"f"]])
+    }
+
+    @Test func xmlEscaping() {
+        #expect(xmlEscape("a<b>&\"c'") == "a&lt;b&gt;&amp;&quot;c&apos;")
+        #expect(xmlEscape("x\ny") == "x&#10;y")
+        #expect(xmlText("x\ny") == "x\ny")
+        #expect(xmlEscape("bell\u{07}") == "bell")
+    }
+
+    @Test func markdownStaysUnderOneMegabyteWithHugeLists() throws {
+        let longError = String(repeating: "decoder said something long | with pipes ", count: 100)
+        let outcomes = (0..<5000).map { i in
+            FixtureOutcome(fixture: RunFixture(id: "f\(i)", path: "dir/f\(i).png", imagePath: nil, labelPath: nil, group: "dir"),
+                           status: .errored, error: longError, tags: ["t\(i)"], result: nil, score: nil, truth: nil,
+                           samples: [], spans: [], harnessSeconds: 0)
+        }
+        let run = RunResult(outcomes: outcomes, wallSeconds: 1, jobs: 2, repeats: 1, peakRSSBytes: 1 << 20)
+        let provenance = RunProvenance(toolVersion: "t", configHash: "c", acceptanceHash: "a", datasetRoot: "r",
+                                       labelsRoot: nil, datasetHash: "h", startTime: "2026-01-01T00:00:00Z",
+                                       machine: MachineFacts(cores: 2, cpuModel: "cpu", os: "os", kernel: "k"))
+        let report = RunReport(run: run, acceptance: Acceptance(), provenance: provenance)
+        let md = report.markdown
+        #expect(md.utf8.count < RunReport.markdownLimitBytes)
+        #expect(md.contains("… and 4950 more errored fixtures"))
+        #expect(md.hasPrefix("## ❌ cellqa:"))
+        // Pipes inside messages are escaped so tables keep their shape.
+        #expect(!md.contains("long | with"))
+        let violations = try loadSchema().validate(report.jsonValue)
+        #expect(violations.isEmpty, "\(violations.prefix(5))")
+    }
+}
+
+final class JUnitCounter: NSObject, XMLParserDelegate {
+    var testcases = 0
+    var errors = 0
+    var failures = 0
+    var classnames: Set<String> = []
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        switch name {
+        case "testcase":
+            testcases += 1
+            if let c = attributes["classname"] { classnames.insert(c) }
+        case "error": errors += 1
+        case "failure": failures += 1
+        default: break
+        }
+    }
+}
