@@ -12,6 +12,7 @@ struct CellQA: ParsableCommand {
             InspectCommand.self,
             SynthCommand.self,
             Bench.self,
+            RunCommand.self,
         ]
     )
 
