@@ -30,6 +30,11 @@ struct CellLayer {
         for speck in scene.specks { drawSpeck(speck, tint: tint) }
         var coverage = FloatPlane(width: width, height: height, value: 0)
         for fibre in scene.fibres { stampFibre(fibre, into: &coverage) }
+        for s in scene.scratches {
+            let straight = FibreSpec(points: [(s.x0, s.y0), ((s.x0 + s.x1) / 2, (s.y0 + s.y1) / 2), (s.x1, s.y1)],
+                                     width: s.width, darkness: s.darkness)
+            stampFibre(straight, into: &coverage)
+        }
         applyCoverage(coverage, tint: tint)
         gaussianBlur(&red, sigma: scene.optics.cellBlurSigma)
         gaussianBlur(&green, sigma: scene.optics.cellBlurSigma)

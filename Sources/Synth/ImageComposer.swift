@@ -12,17 +12,19 @@ struct ImageComposer {
         let height = scene.height
         let grid = scene.grid
         let look = scene.optics
-        let full = GridCoverageTable(strokesUm: ChamberRuling.fullStrokesUm(tripleOffsetUm: grid.tripleOffsetUm),
-                                     umPerPixel: scene.umPerPixel, widthPx: grid.widthPx, blurSigma: grid.blurSigma)
-        let fine = GridCoverageTable(strokesUm: ChamberRuling.centralSingleLinesUm, umPerPixel: scene.umPerPixel,
-                                     widthPx: max(0.8, grid.widthPx * 0.8), blurSigma: grid.blurSigma,
-                                     strength: grid.fineLineFactor)
+        let peak = grid.darkLines ? -grid.strength : grid.strength
+        let full = GridProfileTable(strokesUm: ChamberRuling.fullStrokesUm(tripleOffsetUm: grid.tripleOffsetUm),
+                                    umPerPixel: scene.umPerPixel, widthPx: grid.widthPx, blurSigma: grid.blurSigma,
+                                    peak: peak, fringe: grid.fringe, fringeWidthPx: grid.fringeWidthPx)
+        let fine = GridProfileTable(strokesUm: ChamberRuling.centralSingleLinesUm, umPerPixel: scene.umPerPixel,
+                                    widthPx: max(0.8, grid.widthPx * 0.8), blurSigma: grid.blurSigma,
+                                    peak: peak * grid.fineLineFactor, fringe: grid.fringe * grid.fineLineFactor,
+                                    fringeWidthPx: grid.fringeWidthPx)
         let inv = scene.chamberToImage.inverse.m
         let extentLo = -grid.tripleOffsetUm - 2 * scene.umPerPixel
         let extentHi = ChamberRuling.ruledAreaUm + grid.tripleOffsetUm + 2 * scene.umPerPixel
         let central = ChamberRuling.centralSpanUm
-        let lineSign: Float = grid.darkLines ? -1 : 1
-        let lineStrength = Float(grid.strength)
+        let monochrome = look.monochrome
 
         let illumination = Illumination(look: look, width: width, height: height)
         let bg = (Float(look.background.r), Float(look.background.g), Float(look.background.b))
@@ -53,25 +55,37 @@ struct ImageComposer {
                                             let w = inv[6] * xd + inv[7] * yd + inv[8]
                                             let u = (inv[0] * xd + inv[1] * yd + inv[2]) / w
                                             let v = (inv[3] * xd + inv[4] * yd + inv[5]) / w
-                                            var covV: Float = 0
-                                            var covH: Float = 0
+                                            // Vertical lines depend on u, horizontal ones on v; where they
+                                            // cross, the stronger effect wins.
+                                            var deltaV: Float = 0
+                                            var deltaH: Float = 0
                                             if v >= extentLo && v <= extentHi {
-                                                covV = full.coverage(atUm: u, fullTable)
-                                                if central.contains(v) { covV += full.coverageFine(u, fineTable) }
+                                                deltaV = GridProfileTable.value(atUm: u, fullTable)
+                                                if central.contains(v) { deltaV += GridProfileTable.value(atUm: u, fineTable) }
                                             }
                                             if u >= extentLo && u <= extentHi {
-                                                covH = full.coverage(atUm: v, fullTable)
-                                                if central.contains(u) { covH += full.coverageFine(v, fineTable) }
+                                                deltaH = GridProfileTable.value(atUm: v, fullTable)
+                                                if central.contains(u) { deltaH += GridProfileTable.value(atUm: v, fineTable) }
                                             }
-                                            let cov = min(1, max(covV, covH))
-                                            let ruling = 1 + lineSign * lineStrength * cov
+                                            let ruling = 1 + (abs(deltaH) > abs(deltaV) ? deltaH : deltaV)
                                             let i = y &* width &+ x
                                             let g = glare[x]
                                             let scale = light * ruling
                                             let o = i &* 3
-                                            out[o] = noisy(bg.0 * scale * tr[i] + g, noiseA, noiseB, &rng)
-                                            out[o &+ 1] = noisy(bg.1 * scale * tg[i] + g, noiseA, noiseB, &rng)
-                                            out[o &+ 2] = noisy(bg.2 * scale * tb[i] + g, noiseA, noiseB, &rng)
+                                            let red = bg.0 * scale * tr[i] + g
+                                            let green = bg.1 * scale * tg[i] + g
+                                            let blue = bg.2 * scale * tb[i] + g
+                                            if monochrome {
+                                                // Rec. 601 luma, the weighting of a typical mono sensor + IR filter.
+                                                let grey = noisy(0.299 * red + 0.587 * green + 0.114 * blue, noiseA, noiseB, &rng)
+                                                out[o] = grey
+                                                out[o &+ 1] = grey
+                                                out[o &+ 2] = grey
+                                            } else {
+                                                out[o] = noisy(red, noiseA, noiseB, &rng)
+                                                out[o &+ 1] = noisy(green, noiseA, noiseB, &rng)
+                                                out[o &+ 2] = noisy(blue, noiseA, noiseB, &rng)
+                                            }
                                         }
                                     }
                                   }
@@ -137,14 +151,6 @@ private struct Illumination {
                     * (1 + look.gradient.x * (xd - halfW) / halfW + slopeY) * (1 + mottle))
             }
         }
-    }
-}
-
-extension GridCoverageTable {
-    /// Lookup in another table of the same layout (the fine lines share the sampling).
-    @inline(__always)
-    func coverageFine(_ u: Double, _ buffer: UnsafeBufferPointer<Float>) -> Float {
-        coverage(atUm: u, buffer)
     }
 }
 

@@ -61,6 +61,19 @@ struct GridLook {
     var tripleOffsetUm: Double
     /// Relative strength of the fine 50 µm lines of the central square.
     var fineLineFactor: Double
+    /// Opposite-sign border of the lines (dark edges of bright lines, halo of dark ones).
+    var fringe: Double
+    var fringeWidthPx: Double
+}
+
+/// A faint straight scratch in the glass or cover slip, never labelled.
+struct ScratchSpec {
+    var x0: Double
+    var y0: Double
+    var x1: Double
+    var y1: Double
+    var width: Double
+    var darkness: Double
 }
 
 /// Illumination, sensor and optics of the picture.
@@ -82,6 +95,8 @@ struct OpticsLook {
     var stainColour: (r: Double, g: Double, b: Double)
     /// Per-channel tint of live cell bodies and debris.
     var bodyTint: (r: Double, g: Double, b: Double)
+    /// A monochrome camera: every pixel grey (R = G = B); stained cells are then only darker.
+    var monochrome: Bool
 }
 
 /// Everything needed to draw one fixture and write its label.
@@ -97,6 +112,7 @@ struct SynthScene {
     var specks: [SpeckSpec]
     var fibres: [FibreSpec]
     var dust: [DustSpec]
+    var scratches: [ScratchSpec]
     var grid: GridLook
     var optics: OpticsLook
     var dilution: Double

@@ -39,6 +39,7 @@ struct SceneSampler {
             DustSpec(x: rng.uniform(0, Double(width)), y: rng.uniform(0, Double(height)),
                      radius: rng.uniform(14, 40), amplitude: rng.uniform(0.015, 0.05))
         }
+        let scratches = (0..<(rng.chance(0.35) ? rng.int(1...2) : 0)).map { _ in scratch(&rng) }
         let dilution = [1.0, 1.0, 2.0, 2.0, 4.0, 10.0][rng.int(0...5)]
 
         var tags = [preset.rawValue]
@@ -52,10 +53,11 @@ struct SceneSampler {
         if grid.strength >= 0.6 && grid.widthPx >= 2 { tags.append("heavy-grid") }
         if !grid.darkLines { tags.append("bright-grid") }
         if clumpFraction >= 0.15 && !cells.isEmpty { tags.append("clumps") }
+        if optics.monochrome { tags.append("greyscale") }
 
         return SynthScene(width: width, height: height, umPerPixel: umPerPixel, chamberToImage: chamberToImage,
                           rotationDegrees: rotation, perspective: perspective, cells: cells, specks: specks,
-                          fibres: fibres, dust: dust, grid: grid, optics: optics, dilution: dilution, tags: tags)
+                          fibres: fibres, dust: dust, scratches: scratches, grid: grid, optics: optics, dilution: dilution, tags: tags)
     }
 
     /// Chamber -> image map: the image centre looks at a random chamber point, the ruling is
@@ -80,18 +82,22 @@ struct SceneSampler {
     private func gridLook(_ p: PresetParameters, _ rng: inout SeededRandom) -> GridLook {
         let heavy = rng.chance(p.heavyGridProbability)
         let dark = rng.chance(0.75)
-        let strength = heavy ? rng.uniform(0.6, 0.85) : (dark ? rng.uniform(0.2, 0.6) : rng.uniform(0.12, 0.4))
+        let strength = heavy ? rng.uniform(0.6, 0.85) : (dark ? rng.uniform(0.2, 0.6) : rng.uniform(0.12, 0.6))
         let widthPx = heavy ? rng.uniform(2.2, 4.0) : rng.uniform(0.9, 2.6)
-        return GridLook(darkLines: dark || heavy, strength: strength, widthPx: widthPx,
+        let darkLines = dark || heavy
+        // Bright lines nearly always show dark edges; dark lines now and then a bright halo.
+        let fringe = darkLines ? (rng.chance(0.3) ? rng.uniform(0.03, 0.12) : 0) : rng.uniform(0.08, 0.3)
+        return GridLook(darkLines: darkLines, strength: strength, widthPx: widthPx,
                         blurSigma: rng.uniform(p.gridBlurSigma), tripleOffsetUm: rng.uniform(3.5, 6.5),
-                        fineLineFactor: rng.uniform(0.55, 1.0))
+                        fineLineFactor: rng.uniform(0.55, 1.0), fringe: fringe, fringeWidthPx: rng.uniform(0.8, 2.5))
     }
 
     private func opticsLook(_ p: PresetParameters, _ rng: inout SeededRandom) -> OpticsLook {
         // Warm grey by default; other casts (neutral, cool, green, magenta) for variety.
-        let level = rng.uniform(150, 215)
+        let level = rng.uniform(120, 220)
         let casts: [(Double, Double, Double)] = [(1.0, 0.96, 0.86), (1.0, 0.97, 0.90), (1.0, 1.0, 1.0),
-                                                 (0.94, 0.98, 1.0), (0.95, 1.0, 0.93), (1.0, 0.93, 0.97)]
+                                                 (0.94, 0.98, 1.0), (0.95, 1.0, 0.93), (1.0, 0.93, 0.97),
+                                                 (0.93, 0.92, 0.68)]
         let cast = casts[rng.int(0...(casts.count - 1))]
         let jitter = { (rng: inout SeededRandom) in rng.uniform(0.97, 1.03) }
         let background = (level * cast.0 * jitter(&rng), level * cast.1 * jitter(&rng), level * cast.2 * jitter(&rng))
@@ -112,7 +118,8 @@ struct SceneSampler {
                           vignetteCentre: (rng.uniform(0.35, 0.65) * w, rng.uniform(0.35, 0.65) * h),
                           gradient: (rng.uniform(-0.08, 0.08), rng.uniform(-0.08, 0.08)), mottle: mottle,
                           cellBlurSigma: rng.uniform(p.cellBlurSigma), noiseSigma: rng.uniform(p.noiseSigma),
-                          glare: glare, stainColour: stain, bodyTint: tint)
+                          glare: glare, stainColour: stain, bodyTint: tint,
+                          monochrome: rng.chance(p.monochromeProbability))
     }
 
     private func speck(_ rng: inout SeededRandom) -> SpeckSpec {
@@ -121,6 +128,18 @@ struct SceneSampler {
         return SpeckSpec(x: rng.uniform(0, Double(width)), y: rng.uniform(0, Double(height)),
                          semiMajor: major, semiMinor: major * rng.uniform(0.35, 1), angle: rng.uniform(0, Double.pi),
                          contrast: bright ? rng.uniform(0.1, 0.35) : -rng.uniform(0.2, 0.7))
+    }
+
+    /// A long straight scratch crossing much of the picture at any angle.
+    private func scratch(_ rng: inout SeededRandom) -> ScratchSpec {
+        let w = Double(width)
+        let h = Double(height)
+        let cx = rng.uniform(0, w)
+        let cy = rng.uniform(0, h)
+        let a = rng.uniform(0, Double.pi)
+        let half = rng.uniform(0.3, 1.0) * (w * w + h * h).squareRoot()
+        return ScratchSpec(x0: cx - half * cos(a), y0: cy - half * sin(a), x1: cx + half * cos(a), y1: cy + half * sin(a),
+                           width: rng.uniform(1, 3), darkness: rng.uniform(0.02, 0.08))
     }
 
     private func fibre(_ rng: inout SeededRandom) -> FibreSpec {

@@ -51,8 +51,11 @@ public enum SynthPreset: String, Sendable, CaseIterable, Equatable {
             p.cellContrast = 0.6...0.9
             p.vignetting = 0.2...0.45
             p.heavyGridProbability = 0.6
+            p.monochromeProbability = 0.15
         case .deadHeavy:
             p.deadFraction = 0.55...0.85
+            // Live/dead must be judged by colour here.
+            p.monochromeProbability = 0
         case .blurred:
             p.cellBlurSigma = 1.8...2.8
             p.gridBlurSigma = 1.5...3.0
@@ -90,4 +93,6 @@ struct PresetParameters {
     /// Relative darkening at the image corners.
     var vignetting: ClosedRange<Double> = 0.05...0.3
     var heavyGridProbability: Double = 0.2
+    /// Chance of a monochrome camera.
+    var monochromeProbability: Double = 0.06
 }

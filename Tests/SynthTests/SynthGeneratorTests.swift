@@ -109,7 +109,8 @@ struct SynthGeneratorTests {
 
     @Test("drawn cells match their labels: dead cells are blue, live cells have a dark rim")
     func renderingMatchesLabels() throws {
-        let fixture = try SynthGenerator(preset: .standard, seed: 5, width: 400, height: 300).make(index: 0)
+        // dead-heavy never uses a monochrome camera, so the stain shows as colour.
+        let fixture = try SynthGenerator(preset: .deadHeavy, seed: 5, width: 400, height: 300).make(index: 0)
         let image = fixture.image
         var deadBlueness: [Double] = []
         var liveRimContrast: [Double] = []
@@ -127,11 +128,24 @@ struct SynthGeneratorTests {
         }
         let background = backgroundBlueness(image, fixture.label)
         #expect(!liveRimContrast.isEmpty)
-        if !deadBlueness.isEmpty {
-            #expect(deadBlueness.reduce(0, +) / Double(deadBlueness.count) > background + 10)
-        }
+        #expect(!deadBlueness.isEmpty)
+        #expect(deadBlueness.reduce(0, +) / Double(max(deadBlueness.count, 1)) > background + 10)
         let brighterCentre = liveRimContrast.filter { $0 > 0 }.count
         #expect(Double(brighterCentre) >= 0.8 * Double(liveRimContrast.count))
+    }
+
+    @Test("monochrome fixtures are grey and tagged")
+    func greyscale() throws {
+        let generator = try SynthGenerator(preset: .hard, seed: 3, width: 96, height: 64)
+        let fixture = try #require((0..<60).lazy.map { generator.make(index: $0) }.first {
+            $0.label.tags.contains("greyscale")
+        })
+        let pixels = fixture.image.pixels
+        var coloured = 0
+        for i in stride(from: 0, to: pixels.count, by: 3) where pixels[i] != pixels[i + 1] || pixels[i] != pixels[i + 2] {
+            coloured += 1
+        }
+        #expect(coloured == 0)
     }
 
     @Test("invalid sizes and preset names are typed errors")
