@@ -2,6 +2,7 @@ import ArgumentParser
 import Fixtures
 import Foundation
 import Imaging
+import Synchronization
 import Synth
 
 struct SynthCommand: ParsableCommand {
@@ -15,7 +16,7 @@ struct SynthCommand: ParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
+    enum Format: String, ExpressibleByArgument, CaseIterable, Sendable {
         case png
         case jpeg
     }
@@ -51,8 +52,13 @@ struct SynthCommand: ParsableCommand {
     @Option(name: .long, help: "Image height in pixels.")
     var height: Int = 1080
 
+    @Option(name: .long, help: "Fixtures generated at once; the output is the same for any value. Default: the number of cores.")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
     func validate() throws {
         guard count >= 0 else { throw ValidationError("--count must be 0 or more, got \(count)") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more, got \(jobs)") }
+        guard firstIndex <= Int.max - count else { throw ValidationError("--first-index + --count overflows") }
         guard firstIndex >= 0 else { throw ValidationError("--first-index must be 0 or more, got \(firstIndex)") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1...100, got \(quality)") }
         do {
@@ -69,23 +75,54 @@ struct SynthCommand: ParsableCommand {
         for directory in [out, labelDirectory] {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
-        let ext = format == .png ? "png" : "jpg"
-        for index in firstIndex..<(firstIndex + count) {
-            var fixture = generator.make(index: index)
-            let imageName = "\(fixture.name).\(ext)"
-            fixture.label.image = imageName
-            if format == .jpeg { fixture.label.tags.append("jpeg") }
-            let imagePath = (out as NSString).appendingPathComponent(imageName)
-            switch format {
-            case .png: try fixture.image.writePNG(to: imagePath)
-            case .jpeg: try fixture.image.writeJPEG(to: imagePath, quality: quality)
+        let writer = FixtureWriter(generator: generator, imageDirectory: out, labelDirectory: labelDirectory,
+                                   format: format, quality: quality)
+        // Batches of `jobs` fixtures: memory stays at about `jobs` images, and each batch's
+        // lines are printed in index order, so the output never depends on scheduling.
+        var start = firstIndex
+        let end = firstIndex + count
+        while start < end {
+            let batch = min(jobs, end - start)
+            let results = Mutex([Int: Result<String, any Error>]())
+            let first = start
+            DispatchQueue.concurrentPerform(iterations: batch) { offset in
+                let outcome = Result { try writer.write(index: first + offset) }
+                results.withLock { $0[first + offset] = outcome }
             }
-            let labelPath = (labelDirectory as NSString).appendingPathComponent("\(fixture.name).json")
-            let text = fixture.label.jsonValue.serialized(pretty: true) + "\n"
-            try Data(text.utf8).write(to: URL(fileURLWithPath: labelPath), options: .atomic)
-            let label = fixture.label
-            print("\(imagePath): \(label.cells.count) cells (\(label.liveCount) live, \(label.deadCount) dead), "
-                + "tags \(label.tags.joined(separator: ","))")
+            let done = results.withLock { $0 }
+            for index in first..<(first + batch) {
+                guard let outcome = done[index] else { continue }
+                print(try outcome.get())
+            }
+            start += batch
         }
+    }
+}
+
+/// Generates one fixture and writes its image and label; safe to call from several threads.
+private struct FixtureWriter: Sendable {
+    let generator: SynthGenerator
+    let imageDirectory: String
+    let labelDirectory: String
+    let format: SynthCommand.Format
+    let quality: Int
+
+    /// Returns the line to print for this fixture.
+    func write(index: Int) throws -> String {
+        var fixture = generator.make(index: index)
+        let imageName = "\(fixture.name).\(format == .png ? "png" : "jpg")"
+        fixture.label.image = imageName
+        if format == .jpeg { fixture.label.tags.append("jpeg") }
+        let imagePath = (imageDirectory as NSString).appendingPathComponent(imageName)
+        switch format {
+        case .png: try fixture.image.writePNG(to: imagePath)
+        case .jpeg: try fixture.image.writeJPEG(to: imagePath, quality: quality)
+        }
+        let labelPath = (labelDirectory as NSString).appendingPathComponent("\(fixture.name).json")
+        let text = fixture.label.jsonValue.serialized(pretty: true) + "\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: labelPath), options: .atomic)
+        let label = fixture.label
+        return "\(imagePath): \(label.cells.count) cells (\(label.liveCount) live, \(label.deadCount) dead), "
+            + "tags \(label.tags.joined(separator: ","))"
     }
 }
