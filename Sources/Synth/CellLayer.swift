@@ -21,10 +21,11 @@ struct CellLayer {
         let stain = scene.optics.stainColour
         // Live cells are phase objects: defocus spreads their rim and centre but does not wash
         // them out the way blurring an absorbing object would (it can even raise contrast).
-        // Pre-emphasising the refractive features keeps blurred live cells as visible as they
-        // are under a real defocused objective. The 0.9 px is the drawn rim width.
+        // Pre-emphasising the refractive features by most of the peak loss that blurring a
+        // 0.64 px (standard deviation) rim causes keeps blurred live cells about as visible
+        // as under a real defocused objective.
         let sigma = scene.optics.cellBlurSigma
-        let emphasis = min(2.5, max(1, 0.65 * (1 + (sigma / 0.9) * (sigma / 0.9)).squareRoot()))
+        let emphasis = min(3, max(1, 0.6 * (1 + (sigma * sigma) / (0.64 * 0.64)).squareRoot()))
         for cell in scene.cells { drawCell(cell, tint: tint, stain: stain, emphasis: emphasis) }
         for dust in scene.dust { drawDust(dust) }
         for speck in scene.specks { drawSpeck(speck, tint: tint) }

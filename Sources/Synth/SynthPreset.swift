@@ -48,7 +48,7 @@ public enum SynthPreset: String, Sendable, CaseIterable, Equatable {
             p.maxPerspective = 5e-5
             p.noiseSigma = 4...9
             p.glareProbability = 0.7
-            p.cellContrast = 0.6...0.9
+            p.cellContrast = 0.75...1.0
             p.vignetting = 0.2...0.45
             p.heavyGridProbability = 0.6
             p.monochromeProbability = 0.15
