@@ -35,6 +35,14 @@ let package = Package(
             ]
         ),
 
+        // Fuzzing: LLVMFuzzerRunDriver is declared weak in CFuzzDriver so ordinary builds link;
+        // scripts/fuzz builds cellqa-fuzz with -sanitize=fuzzer to get the real driver.
+        .target(name: "CFuzzDriver"),
+        .executableTarget(
+            name: "cellqa-fuzz",
+            dependencies: ["CFuzzDriver", "Imaging", "JSON", "Fixtures", "Vision", "Harness"]
+        ),
+
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "JSON"]),
@@ -43,6 +51,7 @@ let package = Package(
         .testTarget(name: "SynthTests", dependencies: ["Synth", "Imaging", "Fixtures"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "Fixtures", "Vision", "JSON", "Imaging"]),
         .testTarget(name: "CLITests", dependencies: ["cellqa", "Imaging"]),
+        .testTarget(name: "HostileInputTests", dependencies: ["Imaging", "JSON", "Fixtures", "Vision", "Harness"]),
     ],
     swiftLanguageModes: [.v6]
 )

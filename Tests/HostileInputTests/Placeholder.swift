@@ -1,0 +1,1 @@
+// Hostile-input corpus tests; filled in below.
