@@ -1,3 +1,5 @@
+import Foundation
+
 /// The verdict of one acceptance gate.
 public struct GateResult: Sendable, Equatable {
     /// The acceptance key, with the stage for budgets: "minPrecision", "stageBudgets.nms.p90Ms".
@@ -56,12 +58,11 @@ public func evaluateGates(limits: GateLimits, scope: String, inputs: GateInputs?
     func gate(_ name: String, _ actual: Double?, _ limit: Double?, atLeast: Bool, what: String) {
         guard let limit else { return }
         let comparison = atLeast ? ">=" : "<="
-        guard let inputs else {
+        if inputs == nil {
             results.append(GateResult(name: name, scope: scope, passed: true, actual: nil, limit: limit,
                                       comparison: comparison, detail: "not applicable: no fixture in \(scope)"))
             return
         }
-        _ = inputs
         guard let actual else {
             results.append(GateResult(name: name, scope: scope, passed: true, actual: nil, limit: limit,
                                       comparison: comparison, detail: "not applicable: \(what) is undefined on this data"))
@@ -113,20 +114,12 @@ public func evaluateGates(limits: GateLimits, scope: String, inputs: GateInputs?
     return results
 }
 
-/// Up to 4 significant decimals, no trailing zeros: 0.9, 0.8571, 12.5, 3.
+/// Up to 4 decimals, no trailing zeros: 0.9, 0.8571, 12.5, 3.
 func formatGateNumber(_ x: Double) -> String {
+    guard x.isFinite else { return "n/a" }
     if x == x.rounded() && x.magnitude < 1e15 { return String(Int64(x)) }
-    var text = String(format4(x))
+    var text = String(format: "%.4f", x)
     while text.hasSuffix("0") { text.removeLast() }
     if text.hasSuffix(".") { text.removeLast() }
-    return text
-}
-
-private func format4(_ x: Double) -> String {
-    let scaled = (x * 10_000).rounded() / 10_000
-    let whole = Int64(scaled.magnitude.rounded(.down))
-    let fraction = Int64(((scaled.magnitude - Double(whole)) * 10_000).rounded())
-    let digits = String(fraction)
-    let padded = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
-    return (scaled < 0 ? "-" : "") + "\(whole).\(padded)"
+    return text == "-0" ? "0" : text
 }

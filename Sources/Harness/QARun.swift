@@ -46,6 +46,7 @@ public struct RunInputError: Error, Sendable, CustomStringConvertible {
 ///   is malformed. Per-fixture problems never throw: they become errored fixtures.
 public func performRun(_ request: RunRequest, progress: (any ProgressSink)? = nil) throws(RunInputError) -> RunReport {
     let startTime = isoTimestamp(Date())
+    let scanStart = HarnessClock.wall()
     var dataset: Dataset
     do {
         dataset = try Dataset.scan(root: request.datasetRoot, labelsRoot: request.labelsRoot)
@@ -71,13 +72,15 @@ public func performRun(_ request: RunRequest, progress: (any ProgressSink)? = ni
         // An unreadable file also shows up as an errored fixture; the hash then says so.
         contentHash = "unreadable"
     }
+    let scanSeconds = HarnessClock.wall() - scanStart
     let result = runFixtures(fixtures, pipeline: Pipeline(config: request.config), settings: request.settings,
                              progress: progress)
     let provenance = RunProvenance(
         toolVersion: request.toolVersion, configHash: request.config.configHash, acceptanceHash: request.acceptanceHash,
         datasetRoot: dataset.root, labelsRoot: dataset.labelsRoot, datasetHash: contentHash, filter: request.filter,
         tag: request.tag, startTime: startTime, machine: MachineFacts.current())
-    return RunReport(run: result, acceptance: request.acceptance, provenance: provenance, outlierCut: request.outlierCut)
+    return RunReport(run: result, acceptance: request.acceptance, provenance: provenance, outlierCut: request.outlierCut,
+                     scanSeconds: scanSeconds)
 }
 
 /// The run's fixture list: every dataset fixture, plus one errored entry per dataset problem

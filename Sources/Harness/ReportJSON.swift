@@ -79,7 +79,8 @@ extension RunReport {
             ("run", jobj([("jobs", jint(run.jobs)), ("repeats", jint(run.repeats)), ("wallSeconds", jnum(run.wallSeconds)),
                           ("fixturesPerSecond", jnum(run.fixturesPerSecond)), ("peakRSSBytes", jint(run.peakRSSBytes)),
                           ("coresUsed", jint(min(run.jobs, p.machine.cores))),
-                          ("harnessSeconds", jnum(harnessSeconds)), ("pipelineSeconds", jnum(pipelineSeconds))])),
+                          ("harnessSeconds", jnum(harnessSeconds)), ("pipelineSeconds", jnum(pipelineSeconds)),
+                          ("scanSeconds", jnum(scanSeconds))])),
             ("passed", .bool(passed)),
             ("summary", summary),
             ("tags", .array(tags.map { t in jobj([("tag", .string(t.tag)), ("fixtures", jint(t.metrics.fixtures))]

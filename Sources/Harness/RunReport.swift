@@ -47,6 +47,8 @@ public struct RunReport: Sendable {
     public var harnessSeconds: Double
     /// Sum of every timing sample's wall time (decode + stages), seconds.
     public var pipelineSeconds: Double
+    /// Wall time spent walking the dataset and hashing its content before the run, seconds.
+    public var scanSeconds: Double
 
     public var outcomes: [FixtureOutcome] { run.outcomes }
     public var erroredCount: Int { outcomes.filter { $0.status == .errored }.count }
@@ -60,8 +62,11 @@ public struct RunReport: Sendable {
     ///   - acceptance: the gates to evaluate.
     ///   - provenance: identities of the inputs.
     ///   - outlierCut: robust z cut for the cross-fixture outlier list.
-    public init(run: RunResult, acceptance: Acceptance, provenance: RunProvenance, outlierCut: Double = 3.5) {
+    ///   - scanSeconds: time spent walking and hashing the dataset, for the overhead figures.
+    public init(run: RunResult, acceptance: Acceptance, provenance: RunProvenance, outlierCut: Double = 3.5,
+                scanSeconds: Double = 0) {
         self.provenance = provenance
+        self.scanSeconds = scanSeconds
         self.run = run
         self.outlierCut = outlierCut
         let scores = run.outcomes.compactMap(\.score)
