@@ -31,8 +31,22 @@ struct SceneSampler {
         let cells = placer.place(count: target, clumpFraction: clumpFraction, deadFraction: deadFraction,
                                  meanRadius: meanRadiusPx, style: style, &rng)
 
-        let specks = (0..<Int((rng.uniform(p.debrisPerMegapixel) * megapixels).rounded())).map { _ in
-            speck(&rng)
+        var specks: [SpeckSpec] = []
+        for _ in 0..<Int((rng.uniform(p.debrisPerMegapixel) * megapixels).rounded()) {
+            let first = speck(&rng)
+            specks.append(first)
+            // Now and then an irregular aggregate about the size of a cell: a few specks
+            // huddled together, which a detector must not take for a cell.
+            if rng.chance(0.08) {
+                let spread = rng.uniform(2.5, 7)
+                for _ in 0..<rng.int(2...6) {
+                    var part = speck(&rng)
+                    part.x = first.x + rng.uniform(-spread, spread)
+                    part.y = first.y + rng.uniform(-spread, spread)
+                    part.contrast = first.contrast * rng.uniform(0.6, 1.1)
+                    specks.append(part)
+                }
+            }
         }
         let fibres = (0..<rng.int(p.fibres)).map { _ in fibre(&rng) }
         let dust = (0..<rng.int(0...3)).map { _ in
@@ -83,7 +97,7 @@ struct SceneSampler {
         let heavy = rng.chance(p.heavyGridProbability)
         let dark = rng.chance(0.75)
         let strength = heavy ? rng.uniform(0.6, 0.85) : (dark ? rng.uniform(0.2, 0.6) : rng.uniform(0.12, 0.6))
-        let widthPx = heavy ? rng.uniform(2.2, 4.0) : rng.uniform(0.9, 2.6)
+        let widthPx = heavy ? rng.uniform(2.2, 5.0) : rng.uniform(0.9, 2.6)
         let darkLines = dark || heavy
         // Bright lines nearly always show dark edges; dark lines now and then a bright halo.
         let fringe = darkLines ? (rng.chance(0.3) ? rng.uniform(0.03, 0.12) : 0) : rng.uniform(0.08, 0.3)
