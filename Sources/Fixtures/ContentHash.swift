@@ -70,11 +70,14 @@ extension Dataset {
 
 /// Feeds the file's length and bytes to `hasher`.
 private func hashFile(_ path: String, into hasher: inout FNV1a64, buffer: inout [UInt8]) throws(DatasetError) {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    // O_NONBLOCK and the regular-file check: a file replaced by a FIFO after the scan must not
+    // block the hash forever waiting for a writer.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { throw DatasetError(path: path, message: FilePaths.errorText(errno)) }
     defer { close(descriptor) }
     var info = stat()
     guard fstat(descriptor, &info) == 0 else { throw DatasetError(path: path, message: FilePaths.errorText(errno)) }
+    guard (info.st_mode & S_IFMT) == S_IFREG else { throw DatasetError(path: path, message: "not a regular file") }
     hasher.update(lengthPrefix: UInt64(max(0, info.st_size)))
     while true {
         let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }

@@ -9,7 +9,9 @@ func readWholeFile(path: String, maxBytes: Int) throws(JSONError) -> [UInt8] {
     func failure(_ actual: String) -> JSONError {
         JSONError(file: path, path: "", expected: "a readable JSON file", actual: actual)
     }
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    // O_NONBLOCK: opening a FIFO read-only would otherwise wait for a writer forever; the
+    // regular-file check below then refuses it. For regular files the flag changes nothing.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
     defer { close(descriptor) }
     var info = stat()
