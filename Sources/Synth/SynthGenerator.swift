@@ -35,13 +35,24 @@ public struct SynthGenerator: Sendable {
 
     /// The `index`-th fixture of this batch.
     public func make(index: Int) -> SynthFixture {
-        let presetNumber = UInt64(SynthPreset.allCases.firstIndex(of: preset) ?? 0)
-        var rng = SeededRandom(seed: seed, stream: UInt64(truncatingIfNeeded: index) &* 16 &+ presetNumber)
+        var rng = stream(index: index)
         let scene = SceneSampler(preset: preset, width: width, height: height).sample(&rng)
         var layer = CellLayer(width: width, height: height)
         layer.draw(scene)
         let image = ImageComposer(scene: scene).compose(layer, &rng)
         return SynthFixture(name: fixtureName(index: index), image: image, label: label(for: scene))
+    }
+
+    /// The label `make(index:)` would give, without drawing the picture (the scene is drawn
+    /// from the stream before any pixel noise), e.g. to check committed fixtures cheaply.
+    public func label(index: Int) -> Label {
+        var rng = stream(index: index)
+        return label(for: SceneSampler(preset: preset, width: width, height: height).sample(&rng))
+    }
+
+    private func stream(index: Int) -> SeededRandom {
+        let presetNumber = UInt64(SynthPreset.allCases.firstIndex(of: preset) ?? 0)
+        return SeededRandom(seed: seed, stream: UInt64(truncatingIfNeeded: index) &* 16 &+ presetNumber)
     }
 
     public func fixtureName(index: Int) -> String {
