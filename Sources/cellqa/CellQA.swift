@@ -13,6 +13,8 @@ struct CellQA: ParsableCommand {
             SynthCommand.self,
             Bench.self,
             RunCommand.self,
+            CountCommand.self,
+            ConfigCommand.self,
         ]
     )
 

@@ -7,7 +7,7 @@ public struct BlobDetectorSettings: Sendable, Equatable {
     public var maxRadius: Double
     /// Scale levels spanning the range (>= 2).
     public var levels: Int
-    /// Minimum score: DoG peak over the robust noise (1.4826 MAD) of its level.
+    /// Minimum score: DoG peak over the robust noise (`robustNoise`) of its level.
     public var minScore: Double
     /// Minimum value of the input plane at the peak.
     public var minContrast: Double
@@ -43,34 +43,28 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
     // the radius of its rim.
     let dogCount = levels + 3
     func radius(_ j: Double) -> Double { settings.minRadius * pow(ratio, j - 1) }
-    var blurs: [Plane] = []
-    blurs.reserveCapacity(dogCount + 1)
-    var previousSigma = 0.0
-    for i in 0...dogCount {
-        let sigma = radius(Double(i) - 0.5) / 2.0.squareRoot()
-        // Blur incrementally: Gaussians compose with variances adding.
-        if let last = blurs.last {
-            blurs.append(gaussianBlur(last, sigma: (sigma * sigma - previousSigma * previousSigma).squareRoot()))
-        } else {
-            blurs.append(gaussianBlur(plane, sigma: sigma))
-        }
-        previousSigma = sigma
-    }
+    // Gaussian stack, blurred incrementally (variances add); each DoG level is formed in place
+    // of the finer blur once the next one exists, so only two blurs are alive at a time.
     let norm = Float(1 / (ratio - 1))
     var dogs: [Plane] = []
     dogs.reserveCapacity(dogCount)
-    for j in 0..<dogCount {
-        var d = blurs[j]
-        blurs[j + 1].data.withUnsafeBufferPointer { b in
-            d.data.withUnsafeMutableBufferPointer { o in
-                for i in 0..<o.count { o[i] = (o[i] - b[i]) * norm }
+    var previous = gaussianBlur(plane, sigma: radius(-0.5) / 2.0.squareRoot())
+    var previousSigma = radius(-0.5) / 2.0.squareRoot()
+    for i in 1...dogCount {
+        let sigma = radius(Double(i) - 0.5) / 2.0.squareRoot()
+        let next = gaussianBlur(previous, sigma: max(0, sigma * sigma - previousSigma * previousSigma).squareRoot())
+        next.data.withUnsafeBufferPointer { b in
+            previous.data.withUnsafeMutableBufferPointer { o in
+                for k in 0..<o.count { o[k] = (o[k] - b[k]) * norm }
             }
         }
-        dogs.append(d)
+        dogs.append(previous)
+        previous = next
+        previousSigma = sigma
     }
     var scratch: [Float] = []
     scratch.reserveCapacity(w * h / 7 + 1)
-    let noise = dogs.map { max(1e-6, 1.4826 * medianAbsolute($0, stride: 7, scratch: &scratch)) }
+    let noise = dogs.map { max(1e-6, robustNoise($0, stride: 13, scratch: &scratch)) }
     let edgeLimit = Float((settings.maxEdgeRatio + 1) * (settings.maxEdgeRatio + 1) / settings.maxEdgeRatio)
     // Peaks: spatial maxima of a level that still grow from the level below (objects smaller
     // than the range peak below it and fail). No test against the level above: next to a

@@ -6,19 +6,25 @@ import Foundation
 /// it); anything that covers less than half a block along the path (cells, crossing lines,
 /// debris) does not, and unlike an opening the median has no downward noise bias.
 ///
-/// Paths are sheared pixel rows (one pixel per column for near-horizontal directions, one per
-/// row otherwise), so every pixel lies on exactly one path and the cost is O(1) per pixel.
+/// Paths are sheared pixel rows (one pixel per column; near-vertical directions go through the
+/// transposed plane), so every pixel lies on exactly one path and the cost is O(1) per pixel.
 /// - Parameters:
 ///   - plane: input (a contrast map).
 ///   - angle: direction, radians; 0 = +x, pi/2 = +y (y down).
 ///   - block: block length in path samples (>= 3; smaller returns the input).
-public func lineMedian(_ plane: Plane, angle: Double, block: Int) -> Plane {
+///   - quantile: the block statistic, 0.5 = median. A lower quantile stays on the line while
+///     more of the block is covered by brighter objects (dense cells): 0.3 tolerates 70%.
+public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Double = 0.5) -> Plane {
     guard block >= 3, plane.count > 0 else { return plane }
-    let w = plane.width, h = plane.height
     let c = cos(angle), s = sin(angle)
-    let horizontal = abs(c) >= abs(s)
-    let slope = horizontal ? s / c : c / s
-    let major = horizontal ? w : h, minor = horizontal ? h : w
+    let q = min(1, max(0, quantile))
+    // Near-vertical directions run on the transposed plane so that paths read memory in order.
+    if abs(c) < abs(s) {
+        return transposed(lineMedian(transposed(plane), angle: atan2(c, s), block: block, quantile: quantile))
+    }
+    let w = plane.width, h = plane.height
+    let slope = s / c
+    let major = w, minor = h
     let maxShift = Int((abs(slope) * Double(major - 1)).rounded()) + 1
     var out = plane
     var offsets = [Int](repeating: 0, count: major)
@@ -34,7 +40,7 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int) -> Plane {
                 let q = start + offsets[m]
                 if q < 0 || q >= minor { if first >= 0 { break } else { continue } }
                 if first < 0 { first = m }
-                line[n] = horizontal ? buf[q * w + m] : buf[m * w + q]
+                line[n] = buf[q &* w &+ m]
                 n += 1
             }
             guard n > 0 else { continue }
@@ -44,9 +50,15 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int) -> Plane {
             for b in 0..<blocks {
                 let lo = Int((Double(b) * size).rounded()), hi = max(lo + 1, Int((Double(b + 1) * size).rounded()))
                 scratch.removeAll(keepingCapacity: true)
-                for k in lo..<min(hi, n) { scratch.append(line[k]) }
-                medians[b] = selectKth(&scratch, scratch.count / 2) ?? 0
+                // Every other sample: the median of half the block is as robust and costs half.
+                var k = lo
+                let end = min(hi, n)
+                while k < end { scratch.append(line[k]); k += 2 }
+                medians[b] = selectKth(&scratch, Int(Double(scratch.count - 1) * q)) ?? 0
             }
+            // Perpendicular tolerance: a line drifting by a pixel across a block (perspective,
+            // angle error) must still be covered, so the estimate is dilated across the path
+            // below; here only the along-path interpolation.
             for k in 0..<n {
                 // Position in block-centre units.
                 let t = (Double(k) + 0.5) / size - 0.5
@@ -56,7 +68,26 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int) -> Plane {
                 let v = medians[b0] + (medians[b1] - medians[b0]) * a
                 let m = first + k
                 let q = start + offsets[m]
-                if horizontal { buf[q * w + m] = v } else { buf[m * w + q] = v }
+                buf[q &* w &+ m] = v
+            }
+        }
+    }
+    return verticalMax3(out)
+}
+
+/// Each sample replaced by the largest of itself and its upper and lower neighbours.
+func verticalMax3(_ plane: Plane) -> Plane {
+    let w = plane.width, h = plane.height
+    guard h >= 2 else { return plane }
+    var out = plane
+    plane.data.withUnsafeBufferPointer { src in
+        out.data.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<h {
+                let up = src.baseAddress! + max(0, y - 1) * w
+                let mid = src.baseAddress! + y * w
+                let down = src.baseAddress! + min(h - 1, y + 1) * w
+                let o = dst.baseAddress! + y * w
+                for x in 0..<w { o[x] = max(mid[x], max(up[x], down[x])) }
             }
         }
     }

@@ -30,14 +30,15 @@ public func saturate(_ plane: Plane, cap: Double) -> Plane {
 ///
 /// - Parameters:
 ///   - angles: line directions, radians.
-///   - length: median block length along the line, pixels (> 2 cell diameters).
-public func removeLines(_ contrast: Plane, angles: [Double], length: Int) -> Plane {
+///   - length: block length along the line, pixels (> 2 cell diameters).
+///   - quantile: block statistic of `lineMedian`.
+public func removeLines(_ contrast: Plane, angles: [Double], length: Int, quantile: Double = 0.3) -> Plane {
     guard !angles.isEmpty, length >= 3 else { return contrast }
     let n = contrast.count
     var sum = Plane(width: contrast.width, height: contrast.height)
     var base = Plane(width: contrast.width, height: contrast.height, repeating: .infinity)
     for angle in angles {
-        let opened = lineMedian(contrast, angle: angle, block: length)
+        let opened = lineMedian(contrast, angle: angle, block: length, quantile: quantile)
         sum.data.withUnsafeMutableBufferPointer { s in
             base.data.withUnsafeMutableBufferPointer { b in
                 opened.data.withUnsafeBufferPointer { o in

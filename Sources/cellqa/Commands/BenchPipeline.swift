@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import Synth
+import Vision
+
+/// `cellqa bench pipeline`: time every stage of the pipeline on synthetic 1920x1080 images.
+struct BenchPipeline: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pipeline",
+        abstract: "Median time per pipeline stage on synthetic images (decode excluded, one thread)."
+    )
+
+    @Option(help: "Runs per image; medians are over all runs.")
+    var iterations: Int = 10
+
+    @Option(help: "Number of different synthetic images.")
+    var images: Int = 3
+
+    @Option(help: "Synthetic preset (standard, dense, sparse, blank, hard).")
+    var preset: String = "standard"
+
+    @Option(help: "Seed of the synthetic images.")
+    var seed: UInt64 = 1
+
+    @Option(help: "Image width in pixels.")
+    var width: Int = 1920
+
+    @Option(help: "Image height in pixels.")
+    var height: Int = 1080
+
+    @Option(help: ArgumentHelp("Pipeline configuration JSON (default: built-in defaults).", valueName: "FILE"))
+    var config: String?
+
+    func validate() throws {
+        guard (1...10_000).contains(iterations), (1...100).contains(images) else {
+            throw ValidationError("--iterations must be 1...10000 and --images 1...100")
+        }
+        guard SynthPreset(rawValue: preset) != nil else {
+            throw ValidationError("--preset must be one of \(SynthPreset.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    func run() throws {
+        #if DEBUG
+        print("note: debug build; measure with `swift build -c release` for meaningful numbers")
+        #endif
+        var pipelineConfig = PipelineConfig()
+        if let config {
+            do { pipelineConfig = try PipelineConfig.load(path: config) } catch {
+                printError("cellqa bench pipeline: error: \(error)")
+                throw ExitCode(2)
+            }
+        }
+        let pipeline = Pipeline(config: pipelineConfig)
+        let generator = try SynthGenerator(preset: SynthPreset(rawValue: preset) ?? .standard, seed: seed,
+                                           width: width, height: height)
+        let fixtures = (0..<images).map { generator.make(index: $0) }
+        var wall: [String: [Double]] = [:], cpu: [String: [Double]] = [:]
+        var totals: [Double] = [], order: [String] = []
+        var detections = 0
+        _ = try pipeline.run(fixtures[0].image)  // warm-up: page in code and allocator pools
+        for _ in 0..<iterations {
+            for fixture in fixtures {
+                let result = try pipeline.run(fixture.image)
+                detections = result.detections.count
+                if order.isEmpty { order = result.timings.map(\.name) }
+                for t in result.timings {
+                    wall[t.name, default: []].append(t.wallSeconds * 1000)
+                    cpu[t.name, default: []].append(t.cpuSeconds * 1000)
+                }
+                totals.append(result.timings.reduce(0) { $0 + $1.wallSeconds } * 1000)
+            }
+        }
+        print("pipeline on \(images) synthetic \(width)x\(height) '\(preset)' images x \(iterations) runs, "
+              + "one thread, config \(pipelineConfig.configHash) (last image: \(detections) detections)")
+        print("stage          median ms   cpu ms")
+        for name in order {
+            print(name.padding(toLength: 14, withPad: " ", startingAt: 0)
+                  + String(format: " %9.2f %8.2f", median(wall[name] ?? []), median(cpu[name] ?? [])))
+        }
+        print("total".padding(toLength: 14, withPad: " ", startingAt: 0) + String(format: " %9.2f", median(totals)))
+    }
+
+    private func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+}

@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import Hemocytometer
+import Imaging
+import JSON
+import Vision
+
+/// `cellqa count`: run the counting pipeline on images and print what it found.
+struct CountCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "count",
+        abstract: "Count live and dead cells in hemocytometer images (table, or JSON with --json).",
+        discussion: """
+            Concentration needs a visible grid (cells/mL = mean per large square x 10^4 x dilution). \
+            --seed-target with --seed-volume prints how much suspension to seed for a target cell \
+            number, from the image's concentration.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Images (PNG or JPEG).", valueName: "IMAGE"))
+    var images: [String]
+
+    @Option(name: .long, help: ArgumentHelp("Pipeline configuration JSON (default: built-in defaults).", valueName: "FILE"))
+    var config: String?
+
+    @Option(name: .long, help: ArgumentHelp("Write a PNG with detections and grid drawn; with several images, '-<stem>' is added before the extension.", valueName: "OUT.png"))
+    var overlay: String?
+
+    @Flag(name: .long, help: "Print JSON instead of a table.")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Seeding: number of cells wanted in the final volume.", valueName: "CELLS"))
+    var seedTarget: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Seeding: final volume in mL.", valueName: "ML"))
+    var seedVolume: Double?
+
+    func validate() throws {
+        guard !images.isEmpty else { throw ValidationError("give at least one image") }
+        guard (seedTarget == nil) == (seedVolume == nil) else {
+            throw ValidationError("--seed-target and --seed-volume go together")
+        }
+    }
+
+    func run() throws {
+        var pipelineConfig = PipelineConfig()
+        if let config {
+            do { pipelineConfig = try PipelineConfig.load(path: config) } catch {
+                printError("cellqa count: error: \(error)")
+                throw ExitCode(2)
+            }
+        }
+        let pipeline = Pipeline(config: pipelineConfig)
+        var failures = 0
+        var jsonResults: [JSONValue] = []
+        if !json {
+            print(pad("image", 28) + pad("total", 7) + pad("live", 7) + pad("dead", 7) + pad("viab%", 8)
+                  + pad("cells/mL", 12) + pad("um/px", 8) + pad("ms", 8) + "flags")
+        }
+        for path in images {
+            let image: Image
+            do { image = try Image.decode(file: path) } catch {
+                printError("cellqa count: \(path): \(error)")
+                failures += 1
+                continue
+            }
+            let result = try pipeline.run(image)
+            let totalMs = result.timings.reduce(0) { $0 + $1.wallSeconds } * 1000
+            var seeding: JSONValue = .null
+            var seedingText: String?
+            if let target = seedTarget, let volume = seedVolume {
+                if let concentration = result.count.concentrationPerML {
+                    do {
+                        let plan = try seedingPlan(concentrationPerML: concentration, targetCells: target, finalVolumeML: volume)
+                        seeding = .object(["suspensionML": .double(plan.suspensionVolumeML), "mediumML": .double(plan.mediumVolumeML)])
+                        seedingText = String(format: "  seeding: %.4f mL suspension + %.4f mL medium", plan.suspensionVolumeML, plan.mediumVolumeML)
+                    } catch {
+                        seedingText = "  seeding: \(error)"
+                        seeding = .object(["error": .string("\(error)")])
+                    }
+                } else {
+                    seedingText = "  seeding: no concentration (no grid, or no counted square fully in view)"
+                    seeding = .object(["error": .string("no concentration (no grid, or no counted square fully in view)")])
+                }
+            }
+            if let overlay {
+                let out = images.count > 1 ? overlayPath(overlay, for: path) : overlay
+                do { try drawOverlay(image, result: result, gridSpacingUm: pipelineConfig.gridSpacingUm).writePNG(to: out) } catch {
+                    printError("cellqa count: \(out): \(error)")
+                    failures += 1
+                }
+            }
+            if json {
+                var object = JSONObject()
+                object.set("image", .string(path))
+                object.set("configHash", .string(pipelineConfig.configHash))
+                if case .object(let body) = result.jsonValue { for (k, v) in body { object.set(k, v) } }
+                if seedTarget != nil { object.set("seeding", seeding) }
+                jsonResults.append(.object(object))
+            } else {
+                let c = result.count
+                print(pad((path as NSString).lastPathComponent, 28) + pad("\(c.total)", 7) + pad("\(c.live)", 7)
+                      + pad("\(c.dead)", 7) + pad(c.viabilityPercent.map { String(format: "%.1f", $0) } ?? "-", 8)
+                      + pad(c.concentrationPerML.map { String(format: "%.3g", $0) } ?? "-", 12)
+                      + pad(result.grid.map { String(format: "%.3f", $0.umPerPixel) } ?? "-", 8)
+                      + pad(String(format: "%.1f", totalMs), 8) + result.flags.joined(separator: ","))
+                if let seedingText { print(seedingText) }
+            }
+        }
+        if json {
+            let value: JSONValue = .object(["configHash": .string(pipelineConfig.configHash), "images": .array(jsonResults)])
+            print(value.serialized(pretty: true))
+        }
+        if failures > 0 { throw ExitCode(2) }
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+
+    /// OUT.png + image "dir/a.jpg" -> OUT-a.png
+    private func overlayPath(_ base: String, for image: String) -> String {
+        let stem = ((image as NSString).lastPathComponent as NSString).deletingPathExtension
+        let ext = (base as NSString).pathExtension
+        let root = (base as NSString).deletingPathExtension
+        return root + "-" + stem + "." + (ext.isEmpty ? "png" : ext)
+    }
+}
