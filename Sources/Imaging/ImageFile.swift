@@ -12,7 +12,8 @@ struct ImageFile {
     let sizeHint: Int
 
     static func open(_ path: String) throws(ImageError) -> ImageFile {
-        let descriptor = path.withCString { Glibc.open($0, O_RDONLY | O_CLOEXEC) }
+        // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
+        let descriptor = path.withCString { Glibc.open($0, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         if descriptor < 0 { throw mapOpenError(errno, path: path) }
         var status = stat()
         if fstat(descriptor, &status) != 0 {

@@ -80,6 +80,14 @@ func fileError(_ body: () throws -> Void) -> ImageError? {
         #expect(tooLarge == .tooLarge(file: huge, format: .jpeg, width: 24, height: 16, maxPixels: 10))
     }
 
+    @Test func fifoIsRefusedWithoutBlocking() throws {
+        let directory = try TemporaryDirectory()
+        let fifo = directory.path + "/pipe.png"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        #expect(fileError { _ = try Image.decode(file: fifo) } == .readFailed(file: fifo, reason: "not a regular file"))
+        #expect(fileError { _ = try ImageInfo.read(file: fifo) } == .readFailed(file: fifo, reason: "not a regular file"))
+    }
+
     @Test(.enabled(if: geteuid() != 0, "running as root: file permissions are not enforced"))
     func unreadableFileIsPermissionDenied() throws {
         let directory = try TemporaryDirectory()
