@@ -161,40 +161,28 @@ func allowedPairs(predicted: [Point], labelled: [MatchTarget], rule: MatchRule) 
     return result
 }
 
-/// Predictions bucketed by grid cell, in a compressed layout (one index array, one offset per
-/// occupied bucket) so that bucketing costs no per-bucket allocation.
+/// Predictions bucketed by grid cell: bucket keys sorted once, looked up by binary search, so
+/// bucketing costs two arrays and no hashing.
 struct PointGrid {
-    struct Key: Hashable {
-        var bx: Int
-        var by: Int
-    }
     let cellSize: Double
-    /// Bucket -> range in `order`.
-    var ranges: [Key: Range<Int>] = [:]
-    var order: [Int] = []
-    var finiteCount = 0
+    /// Sorted bucket keys, one per point, and the point index for each.
+    private var keys: [Int64] = []
+    private var order: [Int] = []
 
-    /// Bucket coordinates are clamped to this magnitude so that absurd coordinates cannot
-    /// overflow integer arithmetic.
-    static let coordinateLimit = 1 << 40
+    /// Bucket coordinates are clamped to +-2^30 so that any coordinate, however absurd, maps
+    /// to a valid key without overflow.
+    static let coordinateLimit = 1 << 30
 
     init(points: [Point], cellSize: Double) {
         self.cellSize = cellSize
-        var keyed: [(Key, Int)] = []
+        var keyed: [(key: Int64, index: Int)] = []
         keyed.reserveCapacity(points.count)
         for (i, p) in points.enumerated() where p.x.isFinite && p.y.isFinite {
-            keyed.append((Key(bx: PointGrid.bucket(p.x, cellSize), by: PointGrid.bucket(p.y, cellSize)), i))
+            keyed.append((PointGrid.key(PointGrid.bucket(p.x, cellSize), PointGrid.bucket(p.y, cellSize)), i))
         }
-        finiteCount = keyed.count
-        keyed.sort { ($0.0.bx, $0.0.by, $0.1) < ($1.0.bx, $1.0.by, $1.1) }
-        order = keyed.map(\.1)
-        var start = 0
-        while start < keyed.count {
-            var end = start + 1
-            while end < keyed.count && keyed[end].0 == keyed[start].0 { end += 1 }
-            ranges[keyed[start].0] = start..<end
-            start = end
-        }
+        keyed.sort { ($0.key, $0.index) < ($1.key, $1.index) }
+        keys = keyed.map(\.key)
+        order = keyed.map(\.index)
     }
 
     static func bucket(_ v: Double, _ cell: Double) -> Int {
@@ -205,24 +193,41 @@ struct PointGrid {
         return Int(b)
     }
 
+    static func key(_ bx: Int, _ by: Int) -> Int64 {
+        Int64(bx) &* (1 << 32) &+ Int64(by)
+    }
+
+    /// First position whose key is >= `key`.
+    private func lowerBound(_ key: Int64) -> Int {
+        var lo = 0, hi = keys.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if keys[mid] < key { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
     /// Appends the indices of every point in buckets that overlap the square of half-side
     /// `radius` around (x, y). The caller filters by exact distance.
     func candidates(nearX x: Double, y: Double, radius: Double, into out: inout [Int]) {
         let x0 = PointGrid.bucket(x - radius, cellSize), x1 = PointGrid.bucket(x + radius, cellSize)
         let y0 = PointGrid.bucket(y - radius, cellSize), y1 = PointGrid.bucket(y + radius, cellSize)
-        let span = (x1 - x0 + 1).multipliedReportingOverflow(by: y1 - y0 + 1)
-        if span.overflow || span.partialValue > max(ranges.count, 16) {
-            // Scanning the occupied buckets is cheaper than the rectangle.
-            for (key, range) in ranges where key.bx >= x0 && key.bx <= x1 && key.by >= y0 && key.by <= y1 {
-                out.append(contentsOf: order[range])
+        if x1 - x0 > 64 || y1 - y0 > 64 {
+            // A radius far above the bucket size: scanning every point is cheaper.
+            for k in keys.indices {
+                let by = Int64(Int32(truncatingIfNeeded: keys[k]))
+                let bx = (keys[k] - by) >> 32
+                if bx >= x0 && bx <= x1 && by >= y0 && by <= y1 { out.append(order[k]) }
             }
             return
         }
         for bx in x0...x1 {
-            for by in y0...y1 {
-                if let range = ranges[Key(bx: bx, by: by)] {
-                    out.append(contentsOf: order[range])
-                }
+            // Keys of one column of buckets are contiguous: one binary search per column.
+            var k = lowerBound(PointGrid.key(bx, y0))
+            let end = PointGrid.key(bx, y1)
+            while k < keys.count && keys[k] <= end {
+                out.append(order[k])
+                k += 1
             }
         }
     }
@@ -249,11 +254,12 @@ func connectedComponents(edges: [AllowedPair], predictionCount: Int, labelCount:
         let a = find(e.prediction), b = find(predictionCount + e.label)
         if a != b { parent[max(a, b)] = min(a, b) }
     }
-    var componentOfRoot: [Int: Int] = [:]
+    var componentOfRoot = [Int](repeating: -1, count: predictionCount + labelCount)
     var components: [MatchComponent] = []
     for (k, e) in edges.enumerated() {
         let root = find(e.prediction)
-        if let c = componentOfRoot[root] {
+        let c = componentOfRoot[root]
+        if c >= 0 {
             components[c].edgeIndices.append(k)
         } else {
             componentOfRoot[root] = components.count

@@ -3,21 +3,40 @@ import Vision
 
 /// One CSV field per RFC 4180: quoted when it holds a comma, quote, CR or LF; quotes doubled.
 func csvField(_ s: String) -> String {
-    if s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) {
-        return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    var needsQuotes = false
+    for byte in s.utf8 where byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D {
+        needsQuotes = true
+        break
     }
-    return s
+    guard needsQuotes else { return s }
+    return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
 
-/// Rows joined with CRLF, as RFC 4180 specifies, ending with CRLF.
+/// Builds a CSV document row by row: fields separated by commas, rows ended by CRLF as
+/// RFC 4180 specifies. Appends into one string (a report can hold 10^5 rows).
+struct CSVWriter {
+    private(set) var text = ""
+
+    mutating func row(_ fields: [String]) {
+        for (i, field) in fields.enumerated() {
+            if i > 0 { text += "," }
+            text += csvField(field)
+        }
+        text += "\r\n"
+    }
+}
+
+/// Rows joined with CRLF, ending with CRLF.
 func csvDocument(_ rows: [[String]]) -> String {
-    rows.map { $0.map(csvField).joined(separator: ",") }.joined(separator: "\r\n") + "\r\n"
+    var writer = CSVWriter()
+    for r in rows { writer.row(r) }
+    return writer.text
 }
 
 /// A number for CSV: shortest round-trip text, empty when absent.
 func csvNumber(_ x: Double?) -> String {
     guard let x, x.isFinite else { return "" }
-    return "\(x)"
+    return x.description
 }
 
 func csvInt(_ x: Int?) -> String { x.map(String.init) ?? "" }
@@ -65,13 +84,13 @@ extension RunReport {
     /// One row per detection (status TP or FP, with its matched label) and one per missed
     /// labelled cell (status FN), fixture by fixture.
     public var detectionsCSV: String {
-        var rows: [[String]] = [[
-            "path", "status", "detection", "x", "y", "r", "class", "score", "confidence",
-            "label", "label_x", "label_y", "label_r", "label_class", "distance_px",
-        ]]
+        var csv = CSVWriter()
+        csv.row(["path", "status", "detection", "x", "y", "r", "class", "score", "confidence",
+                 "label", "label_x", "label_y", "label_r", "label_class", "distance_px"])
         for o in outcomes {
             guard let result = o.result else { continue }
-            let pairOf = Dictionary(uniqueKeysWithValues: (o.score?.matching.pairs ?? []).map { ($0.prediction, $0) })
+            var pairOf = [MatchedPair?](repeating: nil, count: result.detections.count)
+            for pair in o.score?.matching.pairs ?? [] where pair.prediction < pairOf.count { pairOf[pair.prediction] = pair }
             let truth = o.truthCells
             for (i, d) in result.detections.enumerated() {
                 var row = [o.fixture.path, o.score == nil ? "" : (pairOf[i] == nil ? "FP" : "TP"), String(i),
@@ -84,14 +103,14 @@ extension RunReport {
                 } else {
                     row += ["", "", "", "", "", ""]
                 }
-                rows.append(row)
+                csv.row(row)
             }
             for j in o.score?.matching.unmatchedLabels ?? [] where j < truth.count {
                 let c = truth[j]
-                rows.append([o.fixture.path, "FN", "", "", "", "", "", "", "",
-                             String(j), csvNumber(c.x), csvNumber(c.y), csvNumber(c.r), c.cellClass?.rawValue ?? "", ""])
+                csv.row([o.fixture.path, "FN", "", "", "", "", "", "", "",
+                         String(j), csvNumber(c.x), csvNumber(c.y), csvNumber(c.r), c.cellClass?.rawValue ?? "", ""])
             }
         }
-        return csvDocument(rows)
+        return csv.text
     }
 }

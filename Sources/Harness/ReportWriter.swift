@@ -49,7 +49,10 @@ extension RunReport {
     }
 }
 
-/// Writes `bytes` to a temporary file beside `path`, flushes it, then renames it to `path`.
+/// Writes `bytes` to a temporary file beside `path`, then renames it to `path`: rename(2)
+/// within a directory is atomic, so readers see the old or the new file, never a mix. (No
+/// fsync: reports need atomic replacement, not crash durability, and fsync costs tens of
+/// milliseconds per file on a busy disk.)
 public func writeAtomically(_ bytes: [UInt8], to path: String) throws(ReportWriteError) {
     let directory = (path as NSString).deletingLastPathComponent
     let base = (path as NSString).lastPathComponent
@@ -58,7 +61,7 @@ public func writeAtomically(_ bytes: [UInt8], to path: String) throws(ReportWrit
         throw ReportWriteError(path: path, reason: String(cString: strerror(errno)))
     }
     let count = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-    let flushed = fflush(file) == 0 && fsync(fileno(file)) == 0
+    let flushed = fflush(file) == 0
     fclose(file)
     guard count == bytes.count, flushed else {
         unlink(temporary)

@@ -106,6 +106,21 @@ struct MatchingTests {
         }
     }
 
+    @Test func bucketsHandleNegativeCoordinatesAndHugeRadii() {
+        // Most labels are small (bucket size follows the median), one is enormous: its search
+        // falls back to scanning every point. Coordinates straddle zero.
+        var rng = SplitMix64(seed: 99)
+        for _ in 0..<100 {
+            let preds = (0..<6).map { _ in p(Double(rng.nextIndex(below: 4000)) / 100 - 20, Double(rng.nextIndex(below: 4000)) / 100 - 20) }
+            var labels = (0..<5).map { _ in t(Double(rng.nextIndex(below: 4000)) / 100 - 20, Double(rng.nextIndex(below: 4000)) / 100 - 20, 2) }
+            labels.append(t(-15, 12, 500))
+            let m = matchCentres(predicted: preds, labelled: labels)
+            let best = exhaustiveBest(preds, labels)
+            #expect(m.truePositives == best.count)
+            #expect(abs(m.totalDistance - best.cost) < 1e-4)
+        }
+    }
+
     @Test func denseGridOf2000CellsWithAmbiguousPredictions() {
         // 2000 labels on a 50 x 40 grid, 6 px apart, r = 10 (allowed 5 px), so a prediction
         // half-way between two labels reaches both and the allowed-pair graph is one big
