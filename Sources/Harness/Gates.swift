@@ -71,7 +71,7 @@ public func evaluateGates(limits: GateLimits, scope: String, inputs: GateInputs?
         let passed = atLeast ? actual >= limit : actual <= limit
         results.append(GateResult(name: name, scope: scope, passed: passed, actual: actual, limit: limit,
                                   comparison: comparison,
-                                  detail: "\(what) \(formatGateNumber(actual)) \(passed ? "meets" : "violates") \(comparison) \(formatGateNumber(limit))"))
+                                  detail: "\(what) \(formatGateNumber(actual)) \(passed ? "meets" : "violates") \(comparison) \(formatLimit(limit))"))
     }
     let m = inputs?.metrics
     gate("minPrecision", m?.precision, limits.minPrecision, atLeast: true, what: "precision")
@@ -114,7 +114,14 @@ public func evaluateGates(limits: GateLimits, scope: String, inputs: GateInputs?
     return results
 }
 
-/// Up to 4 decimals, no trailing zeros: 0.9, 0.8571, 12.5, 3.
+/// A limit exactly as written in the acceptance file: 0.9, 0.999999, 3.
+func formatLimit(_ x: Double) -> String {
+    guard x.isFinite else { return "n/a" }
+    if x == x.rounded() && x.magnitude < 1e15 { return String(Int64(x)) }
+    return x.description
+}
+
+/// A measured value: up to 4 decimals, no trailing zeros: 0.9, 0.8571, 12.5, 3.
 func formatGateNumber(_ x: Double) -> String {
     guard x.isFinite else { return "n/a" }
     if x == x.rounded() && x.magnitude < 1e15 { return String(Int64(x)) }

@@ -79,8 +79,10 @@ public func performRun(_ request: RunRequest, progress: (any ProgressSink)? = ni
         toolVersion: request.toolVersion, configHash: request.config.configHash, acceptanceHash: request.acceptanceHash,
         datasetRoot: dataset.root, labelsRoot: dataset.labelsRoot, datasetHash: contentHash, filter: request.filter,
         tag: request.tag, startTime: startTime, machine: MachineFacts.current())
-    return RunReport(run: result, acceptance: request.acceptance, provenance: provenance, outlierCut: request.outlierCut,
-                     scanSeconds: scanSeconds)
+    var report = RunReport(run: result, acceptance: request.acceptance, provenance: provenance,
+                           outlierCut: request.outlierCut, scanSeconds: scanSeconds)
+    report.durationSeconds = HarnessClock.wall() - scanStart
+    return report
 }
 
 /// The run's fixture list: every dataset fixture, plus one errored entry per dataset problem

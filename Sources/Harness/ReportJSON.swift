@@ -75,7 +75,7 @@ extension RunReport {
             ("machine", jobj([("cores", jint(p.machine.cores)), ("cpuModel", .string(p.machine.cpuModel)),
                               ("os", .string(p.machine.os)), ("kernel", .string(p.machine.kernel))])),
             ("startTime", .string(p.startTime)),
-            ("durationSeconds", jnum(run.wallSeconds)),
+            ("durationSeconds", jnum(durationSeconds)),
             ("run", jobj([("jobs", jint(run.jobs)), ("repeats", jint(run.repeats)), ("wallSeconds", jnum(run.wallSeconds)),
                           ("fixturesPerSecond", jnum(run.fixturesPerSecond)), ("peakRSSBytes", jint(run.peakRSSBytes)),
                           ("coresUsed", jint(min(run.jobs, p.machine.cores))),

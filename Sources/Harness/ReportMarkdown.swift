@@ -58,7 +58,7 @@ extension RunReport {
         // Failed gates first so a truncated table still shows them.
         let orderedGates = failed + gates.filter(\.passed)
         appendLimited(&out, orderedGates, what: "gates") { g in
-            "| \(markdownEscape(g.name)) | \(markdownEscape(g.scope)) | \(g.actual.map(formatGateNumber) ?? "n/a") | \(g.comparison) \(formatGateNumber(g.limit)) | "
+            "| \(markdownEscape(g.name)) | \(markdownEscape(g.scope)) | \(g.actual.map(formatGateNumber) ?? "n/a") | \(g.comparison) \(formatLimit(g.limit)) | "
                 + (g.passed ? "pass" : "**FAIL**: \(markdownEscape(clip(g.detail, 300)))") + " |"
         }
         out.append("")

@@ -49,6 +49,9 @@ public struct RunReport: Sendable {
     public var pipelineSeconds: Double
     /// Wall time spent walking the dataset and hashing its content before the run, seconds.
     public var scanSeconds: Double
+    /// Wall time from the start of the scan to the finished report (writing excluded),
+    /// seconds; set by `performRun` (defaults to scan + run).
+    public var durationSeconds: Double
 
     public var outcomes: [FixtureOutcome] { run.outcomes }
     public var erroredCount: Int { outcomes.filter { $0.status == .errored }.count }
@@ -67,6 +70,7 @@ public struct RunReport: Sendable {
                 scanSeconds: Double = 0) {
         self.provenance = provenance
         self.scanSeconds = scanSeconds
+        durationSeconds = scanSeconds + run.wallSeconds
         self.run = run
         self.outlierCut = outlierCut
         let scores = run.outcomes.compactMap(\.score)
