@@ -2,7 +2,8 @@ import JSON
 
 extension Label {
     /// Compares the label with the decoded image: a stated `width`/`height` must equal the
-    /// image's, and every cell must lie inside the image or within its radius of the edge.
+    /// image's, every cell must lie inside the image or within its radius of the edge, and no
+    /// radius may exceed the image diagonal.
     ///
     /// - Parameters:
     ///   - imageWidth: decoded image width in pixels.
@@ -21,6 +22,12 @@ extension Label {
         }
         for (index, cell) in cells.enumerated() {
             let cursor = JSONCursor(.null, file: file, path: JSONPath.appending("cells", index: index))
+            if let r = cell.r {
+                let radiusCursor = JSONCursor(.double(r), file: file, path: JSONPath.appending(cursor.path, key: "r"))
+                if let error = implausibleRadiusError(r, at: radiusCursor, imageWidth: imageWidth, imageHeight: imageHeight) {
+                    errors.append(LabelError(error))
+                }
+            }
             if let error = outsideImageError(cell, at: cursor, width: imageWidth, height: imageHeight) {
                 errors.append(LabelError(error))
             }

@@ -29,6 +29,10 @@ extension Label {
         return try decode(value, file: path)
     }
 
+    /// Largest radius accepted when the label does not state the image size: the largest side
+    /// of a JPEG. With the size known, the limit is the image diagonal.
+    public static let maxRadiusPx = 65500.0
+
     /// A label file is text listing cells; 64 MiB is millions of cells.
     public static let maxLabelFileBytes = 64 * 1024 * 1024
 
@@ -43,7 +47,8 @@ extension Label {
     /// optional `label` of "live" or "dead", and — when `width` and `height` are given — no
     /// farther outside the image than its radius; `expect` holds only `total`/`live`/`dead`,
     /// each only `min`/`max` as non-negative integers with min <= max; `tags` is an array of
-    /// strings. A known field set to null has the wrong type. Unknown fields inside `grid` and
+    /// strings. A radius is at most the image diagonal (or `maxRadiusPx` without a stated
+    /// size). A known field set to null has the wrong type. Unknown fields inside `grid` and
     /// cells are ignored (not kept); unknown keys inside `expect` are errors, because silently
     /// skipping an acceptance range would pass a fixture that should be gated.
     public static func decode(_ value: JSONValue, file: String?) throws(LabelErrors) -> Label {
@@ -139,7 +144,9 @@ private struct LabelDecoder {
                 case "x": x = attempt { () throws(JSONError) in try finiteNumber(field) }
                 case "y": y = attempt { () throws(JSONError) in try finiteNumber(field) }
                 case "r":
-                    cell.r = attempt { () throws(JSONError) in try positiveNumber(field, "radius in pixels") }
+                    cell.r = attempt { () throws(JSONError) in
+                        try plausibleRadius(field, imageWidth: imageSize?.width, imageHeight: imageSize?.height)
+                    }
                     if cell.r == nil { valid = false }
                 case "label":
                     cell.label = attempt { () throws(JSONError) in
@@ -261,6 +268,30 @@ private func positiveNumber(_ cursor: JSONCursor, _ meaning: String) throws(JSON
         throw cursor.error(expected: "a positive number (\(meaning))")
     }
     return number
+}
+
+/// A positive radius no larger than the image diagonal (when the size is known) or than
+/// `Label.maxRadiusPx`: a larger radius is a typo, and since the match distance scales with it,
+/// it would let any prediction match the cell.
+private func plausibleRadius(_ cursor: JSONCursor, imageWidth: Int?, imageHeight: Int?) throws(JSONError) -> Double {
+    let radius = try positiveNumber(cursor, "radius in pixels")
+    if let error = implausibleRadiusError(radius, at: cursor, imageWidth: imageWidth, imageHeight: imageHeight) {
+        throw error
+    }
+    return radius
+}
+
+/// The error for a radius beyond the image diagonal (or `Label.maxRadiusPx` when the image
+/// size is unknown), nil when plausible.
+func implausibleRadiusError(_ radius: Double, at cursor: JSONCursor, imageWidth: Int?, imageHeight: Int?) -> JSONError? {
+    if let imageWidth, let imageHeight {
+        let diagonal = (Double(imageWidth) * Double(imageWidth) + Double(imageHeight) * Double(imageHeight)).squareRoot()
+        guard radius > diagonal else { return nil }
+        let shown = (diagonal * 100).rounded() / 100
+        return cursor.error(expected: "a radius in pixels of at most the image diagonal (\(JSONValue.double(shown).briefDescription))")
+    }
+    guard radius > Label.maxRadiusPx else { return nil }
+    return cursor.error(expected: "a radius in pixels of at most \(Int(Label.maxRadiusPx))")
 }
 
 private func positiveInteger(_ cursor: JSONCursor, _ meaning: String) throws(JSONError) -> Int {

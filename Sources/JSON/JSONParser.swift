@@ -12,7 +12,7 @@ extension JSONValue {
     ///
     /// Rejected, each with a `JSONError` naming `file`, the byte offset (with line and column)
     /// and, where known, the JSON path: syntax errors (json-c's message), a leading UTF-8 byte
-    /// order mark, invalid UTF-8, unescaped control characters in strings, data after the
+    /// order mark, invalid UTF-8 (including overlong forms and encoded surrogates), unescaped control characters in strings, data after the
     /// value, nesting deeper than `maxDepth`, `NaN`/`Infinity`, numbers beyond the double
     /// range (`1e400`), integer literals beyond `Int64`, and duplicate keys in an object
     /// (json-c itself would silently keep the last one).
@@ -39,6 +39,14 @@ extension JSONValue {
         let result: Result<JSONValue, JSONError> = terminated.withUnsafeBufferPointer { buffer in
             let text = UnsafeBufferPointer(rebasing: buffer[0..<bytes.count])
             do throws(JSONError) {
+                // json-c's own UTF-8 check lets overlong forms, surrogates and code points above
+                // U+10FFFF through (they would become U+FFFD silently), so check first.
+                if let bad = firstInvalidUTF8(in: text) {
+                    let position = textPosition(of: bad, in: text)
+                    throw JSONError(file: file, path: "", offset: bad, line: position.line, column: position.column,
+                                    expected: "valid UTF-8 text",
+                                    actual: "\(describeByte(text[bad])), which does not start a valid UTF-8 sequence here")
+                }
                 // A nil tree is a successfully parsed top-level `null`.
                 let tree = try tokenize(buffer, textCount: bytes.count, file: file, maxDepth: maxDepth)
                 defer { if let tree { json_object_put(tree) } }
@@ -97,6 +105,11 @@ private func tokenize(_ buffer: UnsafeBufferPointer<UInt8>, textCount: Int, file
             throw failure(at: offset, expected: "nesting at most \(maxDepth) levels deep",
                           actual: "deeper nesting")
         }
+        if status == json_tokener_error_parse_utf8_string {
+            // json-c stops after the bad sequence; point at its first byte instead.
+            let bad = min(firstInvalidUTF8(in: text) ?? offset, offset)
+            throw failure(at: bad, expected: "valid UTF-8 text", actual: "\(describeByte(text[bad])), which does not start a valid UTF-8 sequence here")
+        }
         let reason = String(cString: json_tokener_error_desc(status))
         let found = text[offset] == 0 ? "a NUL byte" : describeByte(text[offset])
         throw failure(at: offset, expected: "valid JSON", actual: "\(found) (json-c: \(reason))")
@@ -112,6 +125,43 @@ private func tokenize(_ buffer: UnsafeBufferPointer<UInt8>, textCount: Int, file
         index &+= 1
     }
     return tree
+}
+
+/// The offset of the first byte that does not begin a well-formed UTF-8 sequence (RFC 3629:
+/// no overlong forms, no surrogates, nothing above U+10FFFF), nil when all of `bytes` is valid.
+func firstInvalidUTF8(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    var index = 0
+    let count = bytes.count
+    while index < count {
+        let lead = bytes[index]
+        if lead < 0x80 {
+            index &+= 1
+            continue
+        }
+        // Allowed range of the second byte and the sequence length, by lead byte (Unicode table 3-7).
+        let length: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return index
+        }
+        guard index &+ length <= count else { return index }
+        let second = bytes[index &+ 1]
+        guard second >= low && second <= high else { return index }
+        var continuation = 2
+        while continuation < length {
+            guard bytes[index &+ continuation] & 0xC0 == 0x80 else { return index }
+            continuation &+= 1
+        }
+        index &+= length
+    }
+    return nil
 }
 
 /// `'x'` for printable ASCII, `byte 0xNN` otherwise.

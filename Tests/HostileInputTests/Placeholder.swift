@@ -1,1 +1,0 @@
-// Hostile-input corpus tests; filled in below.
