@@ -76,11 +76,21 @@ public struct PipelineConfig: Sendable, Equatable {
     public var scaleLevels: Int = 8
     /// Minimum detection score (DoG peak over the robust noise of its level). Sweeping it gives
     /// the precision/recall curve.
-    public var minScore: Double = 6
+    public var minScore: Double = 3.5
     /// Minimum peak contrast (Weber contrast of the flattened luminance, unitless).
-    public var minContrast: Double = 0.04
+    public var minContrast: Double = 0.03
     /// Largest ratio of the Hessian's principal curvatures at a peak (elongated shapes above).
-    public var maxEdgeRatio: Double = 6
+    public var maxEdgeRatio: Double = 3
+    /// Move each centre to the contrast centroid within 0.8 r (`refineCentre`).
+    public var refineCentres: Bool = false
+    /// Smallest fraction of 16 sectors around a candidate holding a boundary that faces its
+    /// centre (`radialEdgeCoverage`); 0 disables the test.
+    public var minEdgeCoverage: Double = 0.8
+    /// A candidate's boundary radius on the full-resolution image (`boundaryRadius`) must
+    /// reach this fraction of `minRadiusPx`: debris specks are round too, but small. 0 = off.
+    public var minEdgeRadiusFraction: Double = 0.8
+    /// A boundary pixel's gradient must exceed this many gradient-noise standard deviations.
+    public var edgeThresholdNoise: Double = 3
     /// Threshold detector: smallest circularity 4 pi A / P^2 (0 ... 1).
     public var minCircularity: Double = 0.3
     /// Threshold detector: smallest solidity A / convex hull area (0 ... 1).

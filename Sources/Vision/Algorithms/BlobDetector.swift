@@ -37,7 +37,7 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
     let levels = max(2, settings.levels)
     let ratio = settings.maxRadius > settings.minRadius
         ? pow(settings.maxRadius / settings.minRadius, 1 / Double(levels - 1)) : 1.2
-    // DoG level j (0 ... levels + 2) sits at radius r0 * ratio^(j - 1); its two blurs at
+    // DoG level j (1 ... levels + 2) sits at radius r0 * ratio^(j - 1); its two blurs at
     // sigma_eff / sqrt(ratio) and sigma_eff * sqrt(ratio). Peaks are accepted on levels
     // 1 ... levels + 1: a ring-shaped cell (dark rim, clear centre) peaks about one level above
     // the radius of its rim.
@@ -48,9 +48,21 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
     let norm = Float(1 / (ratio - 1))
     var dogs: [Plane] = []
     dogs.reserveCapacity(dogCount)
-    var previous = gaussianBlur(plane, sigma: radius(-0.5) / 2.0.squareRoot())
-    var previousSigma = radius(-0.5) / 2.0.squareRoot()
-    for i in 1...dogCount {
+    // Level 0, the speck detector, sits a factor `belowRange` under the smallest radius rather
+    // than one step: a faint small cell then still grows from it, while debris specks (well
+    // under the range) peak there and are dropped.
+    let belowRange = 1.6
+    var level0 = gaussianBlur(plane, sigma: settings.minRadius / belowRange / 2.0.squareRoot() / ratio.squareRoot())
+    let level0Upper = gaussianBlur(plane, sigma: settings.minRadius / belowRange / 2.0.squareRoot() * ratio.squareRoot())
+    level0Upper.data.withUnsafeBufferPointer { b in
+        level0.data.withUnsafeMutableBufferPointer { o in
+            for k in 0..<o.count { o[k] = (o[k] - b[k]) * norm }
+        }
+    }
+    dogs.append(level0)
+    var previous = gaussianBlur(plane, sigma: radius(0.5) / 2.0.squareRoot())
+    var previousSigma = radius(0.5) / 2.0.squareRoot()
+    for i in 2...dogCount {
         let sigma = radius(Double(i) - 0.5) / 2.0.squareRoot()
         let next = gaussianBlur(previous, sigma: max(0, sigma * sigma - previousSigma * previousSigma).squareRoot())
         next.data.withUnsafeBufferPointer { b in
@@ -98,7 +110,8 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
                                 let oy = dyy < 0 ? max(-0.5, min(0.5, -(d[i + w] - d[i - w]) / (2 * dyy))) : 0
                                 let a = below[i], c = above[i]
                                 let den = a - 2 * v + c
-                                let os = (den < 0 && c <= v) ? max(-0.5, min(0.5, 0.5 * (a - c) / den)) : 0
+                                // Level 0 is not one step below level 1, so no interpolation towards it.
+                                let os = (den < 0 && c <= v) ? max(j == 1 ? 0 : -0.5, min(0.5, 0.5 * (a - c) / den)) : 0
                                 peaks.append((Candidate(x: Double(x) + Double(ox), y: Double(y) + Double(oy),
                                                         r: radius(Double(j) + Double(os)),
                                                         score: Double(v / noise[j]), contrast: Double(src[i])), v))

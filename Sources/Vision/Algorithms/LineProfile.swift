@@ -56,9 +56,9 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
                 while k < end { scratch.append(line[k]); k += 2 }
                 medians[b] = selectKth(&scratch, Int(Double(scratch.count - 1) * q)) ?? 0
             }
-            // Perpendicular tolerance: a line drifting by a pixel across a block (perspective,
-            // angle error) must still be covered, so the estimate is dilated across the path
-            // below; here only the along-path interpolation.
+            // Perpendicular tolerance: a line drifting by up to two pixels across a block
+            // (perspective, angle error) must still be covered, so the estimate is dilated
+            // across the path at the end; here only the along-path interpolation.
             for k in 0..<n {
                 // Position in block-centre units.
                 let t = (Double(k) + 0.5) / size - 0.5
@@ -72,22 +72,22 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
             }
         }
     }
-    return verticalMax3(out)
+    return verticalMax(out, radius: 2)
 }
 
-/// Each sample replaced by the largest of itself and its upper and lower neighbours.
-func verticalMax3(_ plane: Plane) -> Plane {
+/// Each sample replaced by the largest sample within `radius` rows above or below.
+func verticalMax(_ plane: Plane, radius: Int) -> Plane {
     let w = plane.width, h = plane.height
-    guard h >= 2 else { return plane }
+    guard h >= 2, radius > 0 else { return plane }
     var out = plane
     plane.data.withUnsafeBufferPointer { src in
         out.data.withUnsafeMutableBufferPointer { dst in
             for y in 0..<h {
-                let up = src.baseAddress! + max(0, y - 1) * w
-                let mid = src.baseAddress! + y * w
-                let down = src.baseAddress! + min(h - 1, y + 1) * w
                 let o = dst.baseAddress! + y * w
-                for x in 0..<w { o[x] = max(mid[x], max(up[x], down[x])) }
+                for dy in -radius...radius where dy != 0 {
+                    let r = src.baseAddress! + min(h - 1, max(0, y + dy)) * w
+                    for x in 0..<w { o[x] = max(o[x], r[x]) }
+                }
             }
         }
     }

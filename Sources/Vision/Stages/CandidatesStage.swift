@@ -103,12 +103,36 @@ struct CandidatesStage: Stage {
                 minRadius: minR, maxRadius: maxR, minScore: config.minScore, minContrast: config.minContrast,
                 minCircularity: config.minCircularity, minSolidity: config.minSolidity))
         }
-        if ProcessInfo.processInfo.environment["VDEBUG"] != nil { print("DEBUG flat", frame.flat.range, "contrast", contrast.range, "cleaned", cleaned.range, "found", found.count, minR, maxR) }
+        if config.refineCentres {
+            for i in found.indices {
+                let c = refineCentre(cleaned, x: found[i].x, y: found[i].y, r: found[i].r)
+                found[i].x = c.x
+                found[i].y = c.y
+            }
+        }
+        // Boundary evidence: a cell's rim faces its centre all the way round; line leftovers,
+        // crossings and specks do not.
+        if config.minEdgeCoverage > 0 {
+            let logFlat = gaussianBlur(frame.flat.map { log(max($0, 1e-4)) }, sigma: 1)
+            let threshold = Float(config.edgeThresholdNoise) * gradientNoise(logFlat)
+            found = found.filter { c in
+                radialEdgeCoverage(logFlat, x: c.x, y: c.y, r: c.r, threshold: threshold).coverage >= config.minEdgeCoverage
+            }
+        }
         let s = Double(frame.scale), shift = (s - 1) / 2
         for i in found.indices {
             found[i].x = found[i].x * s + shift
             found[i].y = found[i].y * s + shift
             found[i].r *= s
+        }
+        // Size on the full-resolution image: debris specks merge with small cells at the
+        // working scale but not here.
+        if config.minEdgeRadiusFraction > 0 {
+            let minEdgeRadius = config.minEdgeRadiusFraction * config.minRadiusPx
+            found = found.filter { c in
+                let b = boundaryRadius(frame.image, x: c.x, y: c.y, r: c.r)
+                return b >= minEdgeRadius
+            }
         }
         frame.candidates = found
     }
