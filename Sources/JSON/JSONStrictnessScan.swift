@@ -1,7 +1,8 @@
 import CJSONC
 
 /// A second pass over text json-c has already accepted, for the rules json-c does not
-/// enforce even in strict mode: it keeps the last of duplicate keys, accepts `NaN` and
+/// enforce even in strict mode: it keeps the last of duplicate keys, truncates keys at an
+/// escaped NUL, accepts `NaN` and
 /// `Infinity` inside containers, accepts raw control characters in strings, turns `1e400`
 /// into infinity and clamps integers beyond 64 bits. The pass tracks the JSON path so each
 /// error names the offending value.
@@ -75,6 +76,13 @@ struct StrictnessScan {
         guard let last = frames.indices.last, frames[last].isObject, frames[last].expectingKey else { return end }
         let raw = UnsafeBufferPointer(rebasing: text[start..<end])
         let key = hasEscape ? decodeStringLiteral(raw) : String(decoding: raw.dropFirst().dropLast(), as: UTF8.self)
+        if hasEscape && key.utf8.contains(0) {
+            // json-c stores keys as C strings: "a\u0000b" and "a\u0000c" would both become "a",
+            // the second silently replacing the first.
+            throw failure(at: start, path: containerPath(),
+                          expected: "object keys without NUL characters",
+                          actual: "a key containing \\u0000")
+        }
         if let first = frames[last].keys[key] {
             let firstPosition = textPosition(of: first, in: text)
             throw failure(at: start, path: JSONPath.appending(containerPath(), key: key),

@@ -213,3 +213,53 @@ enum JPEG {
         return bytes
     }
 }
+
+// MARK: - Deflate bombs
+
+enum DeflateBomb {
+    /// A zlib stream (fixed-Huffman deflate) that inflates to `runs * 258 + 1` zero bytes: one
+    /// literal 0, then `runs` copies of "length 258, distance 1". About 13 bits per 258 bytes,
+    /// so a few megabytes inflate to gigabytes.
+    static func zeros(runs: Int) -> (stream: [UInt8], inflatedSize: Int) {
+        var writer = BitWriter()
+        writer.bits(1, count: 1)  // BFINAL
+        writer.bits(1, count: 2)  // BTYPE = 01, fixed Huffman
+        writer.huffman(0b0011_0000, count: 8)  // literal 0
+        for _ in 0..<runs {
+            writer.huffman(0b1100_0101, count: 8)  // length symbol 285 = 258 bytes
+            writer.huffman(0, count: 5)  // distance symbol 0 = distance 1
+        }
+        writer.huffman(0, count: 7)  // end of block
+        let size = runs * 258 + 1
+        let adler = UInt32(size % 65521) << 16 | 1  // a = 1 (zeros add nothing), b = size mod 65521
+        return ([0x78, 0x01] + writer.finished + PNG.bigEndian(adler), size)
+    }
+
+    private struct BitWriter {
+        var bytes: [UInt8] = []
+        var current: UInt32 = 0
+        var filled = 0
+
+        /// Data bits, least significant first (deflate's order for everything but Huffman codes).
+        mutating func bits(_ value: UInt32, count: Int) {
+            for i in 0..<count { push((value >> UInt32(i)) & 1) }
+        }
+
+        /// A Huffman code, most significant bit first.
+        mutating func huffman(_ code: UInt32, count: Int) {
+            for i in stride(from: count - 1, through: 0, by: -1) { push((code >> UInt32(i)) & 1) }
+        }
+
+        private mutating func push(_ bit: UInt32) {
+            current |= bit << UInt32(filled)
+            filled += 1
+            if filled == 8 {
+                bytes.append(UInt8(current))
+                current = 0
+                filled = 0
+            }
+        }
+
+        var finished: [UInt8] { filled == 0 ? bytes : bytes + [UInt8(current)] }
+    }
+}
