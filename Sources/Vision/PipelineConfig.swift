@@ -78,7 +78,7 @@ public struct PipelineConfig: Sendable, Equatable {
     /// the precision/recall curve.
     public var minScore: Double = 3.5
     /// Minimum peak contrast (Weber contrast of the flattened luminance, unitless).
-    public var minContrast: Double = 0.03
+    public var minContrast: Double = 0.07
     /// Largest ratio of the Hessian's principal curvatures at a peak (elongated shapes above).
     public var maxEdgeRatio: Double = 3
     /// Move each centre to the contrast centroid within 0.8 r (`refineCentre`).

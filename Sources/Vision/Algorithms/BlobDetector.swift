@@ -9,7 +9,7 @@ public struct BlobDetectorSettings: Sendable, Equatable {
     public var levels: Int
     /// Minimum score: DoG peak over the robust noise (`robustNoise`) of its level.
     public var minScore: Double
-    /// Minimum value of the input plane at the peak.
+    /// Minimum DoG response at the peak (input-plane units: about half the blob's contrast).
     public var minContrast: Double
     /// Largest principal-curvature ratio of the DoG at the peak (rejects ridges).
     public var maxEdgeRatio: Double
@@ -83,7 +83,7 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
     // touching neighbour the response keeps growing with scale, and requiring a scale maximum
     // would lose both cells of a pair to their merged blob (which the edge test rejects).
     var peaks: [(candidate: Candidate, response: Float)] = []
-    plane.data.withUnsafeBufferPointer { src in
+    do {
         for j in 1...(levels + 1) {
             let threshold = Float(settings.minScore) * noise[j]
             dogs[j].data.withUnsafeBufferPointer { d in
@@ -99,7 +99,9 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
                                 // peak per plateau.
                                 if v <= d[i - 1] || v < d[i + 1] || v <= d[i - w - 1] || v <= d[i - w]
                                     || v <= d[i - w + 1] || v < d[i + w - 1] || v < d[i + w] || v < d[i + w + 1] { continue }
-                                if Double(src[i]) < settings.minContrast { continue }
+                                // Contrast = the DoG response itself (a mean over the blob), not
+                                // the centre sample: a ring-shaped cell has a dark centre.
+                                if Double(v) < settings.minContrast { continue }
                                 let dxx = d[i + 1] + d[i - 1] - 2 * v
                                 let dyy = d[i + w] + d[i - w] - 2 * v
                                 let dxy = (d[i + w + 1] - d[i + w - 1] - d[i - w + 1] + d[i - w - 1]) * 0.25
@@ -114,7 +116,7 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
                                 let os = (den < 0 && c <= v) ? max(j == 1 ? 0 : -0.5, min(0.5, 0.5 * (a - c) / den)) : 0
                                 peaks.append((Candidate(x: Double(x) + Double(ox), y: Double(y) + Double(oy),
                                                         r: radius(Double(j) + Double(os)),
-                                                        score: Double(v / noise[j]), contrast: Double(src[i])), v))
+                                                        score: Double(v / noise[j]), contrast: Double(v)), v))
                             }
                         }
                     }
@@ -138,7 +140,8 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
             for nx in max(0, bx - 1)...(bx + 1) {
                 for k in buckets[ny * columns + nx] ?? [] {
                     let o = found[k]
-                    let limit = max(0.6 * min(o.r, c.r), 0.8 * o.r)
+                    // A much larger kept blob (a clump, a glare patch) must not swallow cells.
+                    let limit = o.r <= 2 * c.r ? max(0.6 * min(o.r, c.r), 0.8 * o.r) : 0.6 * c.r
                     if (o.x - c.x) * (o.x - c.x) + (o.y - c.y) * (o.y - c.y) < limit * limit { duplicate = true; break search }
                 }
             }

@@ -137,3 +137,4 @@ struct CandidatesStage: Stage {
         frame.candidates = found
     }
 }
+

@@ -19,9 +19,13 @@ public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
     // No gate on the histogram peak itself: thin lines carry little gradient next to many
     // cells; the projection periodicity below is the real test.
     var angles: [Double] = [], spacings: [Double] = [], phases: [Double] = [], strengths: [Double] = []
+    let small = downsample(contrast, factor: 2)
     for gradientDeg in [peaks.first, peaks.second] {
-        // The gradient points across the line: it is the line family's normal.
-        let normal = gradientDeg * .pi / 180
+        // The gradient points across the line: it is the line family's normal. The histogram
+        // gives it to about half a degree; line removal needs better (a 0.5 degree error
+        // drifts a line by most of a pixel within one median block), so refine it to 0.05
+        // degree by maximising the sharpness of the projection profile.
+        let normal = refineLineNormal(small, degrees: gradientDeg) * .pi / 180
         let (profile, origin) = projectionProfile(contrast, normalAngle: normal)
         guard let p = dominantPeriod(profile, minLag: minSpacing, maxLag: maxSpacing),
               p.strength >= minPeriodicity else { return nil }
@@ -35,6 +39,32 @@ public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
         angles.swapAt(0, 1); spacings.swapAt(0, 1); phases.swapAt(0, 1); strengths.swapAt(0, 1)
     }
     return (angles, spacings, phases, strengths)
+}
+
+/// The normal direction (degrees) near `degrees` whose projection profile of `contrast` has the
+/// most detrended energy: straight lines project to sharp peaks only when the projection runs
+/// exactly along them. Coarse-to-fine search over +-1.2 degrees.
+func refineLineNormal(_ contrast: Plane, degrees: Double) -> Double {
+    func sharpness(_ deg: Double) -> Double {
+        let (profile, _) = projectionProfile(contrast, normalAngle: deg * .pi / 180)
+        guard profile.count > 8 else { return 0 }
+        var energy = 0.0
+        for i in 1..<(profile.count - 1) {
+            let d = profile[i] - 0.5 * (profile[i - 1] + profile[i + 1])
+            energy += d * d
+        }
+        return energy
+    }
+    var best = degrees, bestValue = sharpness(degrees)
+    for step in [0.4, 0.1, 0.05] {
+        let centre = best
+        for k in [-3, -2, -1, 1, 2, 3] {
+            let candidate = centre + Double(k) * step
+            let v = sharpness(candidate)
+            if v > bestValue { bestValue = v; best = candidate }
+        }
+    }
+    return best
 }
 
 /// Stage 3: the ruling, the calibration (µm per pixel) and an image -> chamber mapping.

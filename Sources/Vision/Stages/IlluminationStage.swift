@@ -1,15 +1,50 @@
+import Foundation
+
 /// Smooth background estimate: a large Gaussian computed on a downsampled copy (the background
 /// varies slowly, so this costs a fraction of a full-resolution blur) and resized back.
 ///
+/// A second, masked pass (normalised convolution) leaves out everything that deviates from
+/// the first estimate by more than `outlierContrast` (grid lines, cells, debris): otherwise
+/// heavy dark lines drag the background down beside them and the flattened image shows a
+/// bright halo along every line.
 /// - Parameters:
 ///   - plane: luminance.
 ///   - sigma: Gaussian sigma, pixels of `plane`.
-public func estimateBackground(_ plane: Plane, sigma: Double) -> Plane {
+///   - outlierContrast: |log(luminance / first estimate)| above which a pixel is left out; 0
+///     skips the second pass.
+public func estimateBackground(_ plane: Plane, sigma: Double, outlierContrast: Float = 0.08) -> Plane {
     guard plane.count > 0 else { return plane }
     let factor = max(1, Int(sigma / 3))
     let small = downsample(plane, factor: factor)
-    let blurred = gaussianBlur(small, sigma: sigma / Double(factor))
-    return resizeBilinear(blurred, width: plane.width, height: plane.height)
+    let smallSigma = sigma / Double(factor)
+    var background = gaussianBlur(small, sigma: smallSigma)
+    if outlierContrast > 0 {
+        var weighted = small, mask = small
+        let limit = outlierContrast
+        weighted.data.withUnsafeMutableBufferPointer { wv in
+            mask.data.withUnsafeMutableBufferPointer { mv in
+                background.data.withUnsafeBufferPointer { bv in
+                    small.data.withUnsafeBufferPointer { sv in
+                        for i in 0..<sv.count {
+                            let keep = abs(log(max(sv[i], 1e-6) / max(bv[i], 1e-6))) <= limit
+                            mv[i] = keep ? 1 : 0
+                            wv[i] = keep ? sv[i] : 0
+                        }
+                    }
+                }
+            }
+        }
+        let num = gaussianBlur(weighted, sigma: smallSigma), den = gaussianBlur(mask, sigma: smallSigma)
+        background.data.withUnsafeMutableBufferPointer { bv in
+            num.data.withUnsafeBufferPointer { nv in
+                den.data.withUnsafeBufferPointer { dv in
+                    // Where almost everything was left out, keep the first estimate.
+                    for i in 0..<bv.count where dv[i] > 0.05 { bv[i] = nv[i] / dv[i] }
+                }
+            }
+        }
+    }
+    return resizeBilinear(background, width: plane.width, height: plane.height)
 }
 
 /// Divides luminance by its background: 1 = background, < 1 darker (absorbing), > 1 brighter.
