@@ -12,17 +12,42 @@ func csvField(_ s: String) -> String {
     return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
 
-/// Builds a CSV document row by row: fields separated by commas, rows ended by CRLF as
-/// RFC 4180 specifies. Appends into one string (a report can hold 10^5 rows).
+/// Builds a CSV document field by field into one byte buffer (a report can hold 10^5 rows):
+/// fields separated by commas, rows ended by CRLF as RFC 4180 specifies.
 struct CSVWriter {
-    private(set) var text = ""
+    private(set) var bytes: [UInt8] = []
+    private var rowHasField = false
+
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// Appends one field, quoted when needed (see `csvField`).
+    mutating func field(_ s: String) {
+        if rowHasField { bytes.append(UInt8(ascii: ",")) }
+        rowHasField = true
+        var plain = true
+        for byte in s.utf8 where byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D {
+            plain = false
+            break
+        }
+        if plain {
+            bytes.append(contentsOf: s.utf8)
+        } else {
+            bytes.append(contentsOf: csvField(s).utf8)
+        }
+    }
+
+    /// Appends a number field (shortest round-trip text; empty when absent).
+    mutating func number(_ x: Double?) { field(csvNumber(x)) }
+
+    mutating func endRow() {
+        bytes.append(0x0D)
+        bytes.append(0x0A)
+        rowHasField = false
+    }
 
     mutating func row(_ fields: [String]) {
-        for (i, field) in fields.enumerated() {
-            if i > 0 { text += "," }
-            text += csvField(field)
-        }
-        text += "\r\n"
+        for f in fields { field(f) }
+        endRow()
     }
 }
 
@@ -82,7 +107,8 @@ extension RunReport {
     }
 
     /// One row per detection (status TP or FP, with its matched label) and one per missed
-    /// labelled cell (status FN), fixture by fixture.
+    /// labelled cell (status FN), fixture by fixture; pixels. Unscored (unlabelled) fixtures
+    /// have an empty status.
     public var detectionsCSV: String {
         var csv = CSVWriter()
         csv.row(["path", "status", "detection", "x", "y", "r", "class", "score", "confidence",
@@ -92,23 +118,42 @@ extension RunReport {
             var pairOf = [MatchedPair?](repeating: nil, count: result.detections.count)
             for pair in o.score?.matching.pairs ?? [] where pair.prediction < pairOf.count { pairOf[pair.prediction] = pair }
             let truth = o.truthCells
+            let scored = o.score != nil
             for (i, d) in result.detections.enumerated() {
-                var row = [o.fixture.path, o.score == nil ? "" : (pairOf[i] == nil ? "FP" : "TP"), String(i),
-                           csvNumber(d.x), csvNumber(d.y), csvNumber(d.r), d.cellClass.rawValue,
-                           csvNumber(d.score), csvNumber(d.confidence)]
+                csv.field(o.fixture.path)
+                csv.field(scored ? (pairOf[i] == nil ? "FP" : "TP") : "")
+                csv.field(String(i))
+                csv.number(d.x)
+                csv.number(d.y)
+                csv.number(d.r)
+                csv.field(d.cellClass.rawValue)
+                csv.number(d.score)
+                csv.number(d.confidence)
                 if let pair = pairOf[i], pair.label < truth.count {
                     let c = truth[pair.label]
-                    row += [String(pair.label), csvNumber(c.x), csvNumber(c.y), csvNumber(c.r),
-                            c.cellClass?.rawValue ?? "", csvNumber(pair.distance)]
+                    csv.field(String(pair.label))
+                    csv.number(c.x)
+                    csv.number(c.y)
+                    csv.number(c.r)
+                    csv.field(c.cellClass?.rawValue ?? "")
+                    csv.number(pair.distance)
                 } else {
-                    row += ["", "", "", "", "", ""]
+                    for _ in 0..<6 { csv.field("") }
                 }
-                csv.row(row)
+                csv.endRow()
             }
             for j in o.score?.matching.unmatchedLabels ?? [] where j < truth.count {
                 let c = truth[j]
-                csv.row([o.fixture.path, "FN", "", "", "", "", "", "", "",
-                         String(j), csvNumber(c.x), csvNumber(c.y), csvNumber(c.r), c.cellClass?.rawValue ?? "", ""])
+                csv.field(o.fixture.path)
+                csv.field("FN")
+                for _ in 0..<7 { csv.field("") }
+                csv.field(String(j))
+                csv.number(c.x)
+                csv.number(c.y)
+                csv.number(c.r)
+                csv.field(c.cellClass?.rawValue ?? "")
+                csv.field("")
+                csv.endRow()
             }
         }
         return csv.text

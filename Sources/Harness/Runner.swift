@@ -44,6 +44,10 @@ public enum FixtureStatus: String, Sendable, Equatable {
 public struct RepeatSpan: Sendable, Equatable {
     public var start: Double
     public var worker: Int
+    public init(start: Double, worker: Int) {
+        self.start = start
+        self.worker = worker
+    }
 }
 
 /// Everything the run learned about one fixture.
@@ -66,6 +70,21 @@ public struct FixtureOutcome: Sendable {
     public var harnessSeconds: Double
 
     public var truthCells: [GroundTruth.Cell] { truth?.cells ?? [] }
+
+    public init(fixture: RunFixture, status: FixtureStatus, error: String? = nil, tags: [String] = [],
+                result: PipelineResult? = nil, score: FixtureScore? = nil, truth: GroundTruth? = nil,
+                samples: [[StageTiming]] = [], spans: [RepeatSpan] = [], harnessSeconds: Double = 0) {
+        self.fixture = fixture
+        self.status = status
+        self.error = error
+        self.tags = tags
+        self.result = result
+        self.score = score
+        self.truth = truth
+        self.samples = samples
+        self.spans = spans
+        self.harnessSeconds = harnessSeconds
+    }
 }
 
 /// How a run executes.
@@ -97,6 +116,14 @@ public struct RunResult: Sendable {
     /// Peak resident memory of the process at the end of the run, bytes.
     public var peakRSSBytes: Int
     public var fixturesPerSecond: Double { wallSeconds > 0 ? Double(outcomes.count) / wallSeconds : 0 }
+
+    public init(outcomes: [FixtureOutcome], wallSeconds: Double, jobs: Int, repeats: Int, peakRSSBytes: Int) {
+        self.outcomes = outcomes
+        self.wallSeconds = wallSeconds
+        self.jobs = jobs
+        self.repeats = repeats
+        self.peakRSSBytes = peakRSSBytes
+    }
 }
 
 /// Receives progress from the workers (called concurrently; implementations synchronise).
