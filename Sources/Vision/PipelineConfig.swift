@@ -89,6 +89,9 @@ public struct PipelineConfig: Sendable, Equatable {
     /// A candidate's boundary radius on the full-resolution image (`boundaryRadius`) must
     /// reach this fraction of `minRadiusPx`: debris specks are round too, but small. 0 = off.
     public var minEdgeRadiusFraction: Double = 0.8
+    /// Largest share of a candidate's boundary running along the ruling (`radialEdgeCoverage`):
+    /// rejects the inside of small ruling squares. 1 = off.
+    public var maxGridAlignedEdges: Double = 0.45
     /// A boundary pixel's gradient must exceed this many gradient-noise standard deviations.
     public var edgeThresholdNoise: Double = 3
     /// Threshold detector: smallest circularity 4 pi A / P^2 (0 ... 1).

@@ -49,6 +49,7 @@ enum ConfigKey {
             .flag("refineCentres", \.refineCentres),
             .number("minEdgeCoverage", \.minEdgeCoverage, 0...1),
             .number("minEdgeRadiusFraction", \.minEdgeRadiusFraction, 0...10),
+            .number("maxGridAlignedEdges", \.maxGridAlignedEdges, 0...1),
             .number("edgeThresholdNoise", \.edgeThresholdNoise, 0...1000),
             .number("minCircularity", \.minCircularity, 0...1),
             .number("minSolidity", \.minSolidity, 0...1),

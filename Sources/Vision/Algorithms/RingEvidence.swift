@@ -13,18 +13,27 @@ import Foundation
 ///   - plane: smoothed log luminance.
 ///   - x, y, r: candidate centre and radius, pixels of `plane`.
 ///   - threshold: gradient magnitude, plane units per pixel (e.g. 3 x `gradientNoise`).
-/// - Returns: the coverage and the median distance of the facing boundary pixels from the
-///   centre (the boundary radius; a debris speck's is far below a cell's).
+///   - gridNormals: directions (radians) of the ruling's line normals, if known.
+/// - Returns: the coverage, the median distance of the facing boundary pixels from the centre
+///   (the boundary radius; a debris speck's is far below a cell's) and the share of facing
+///   boundary pixels whose gradient lies within 10 degrees of a grid normal (a cell's boundary
+///   turns through every direction, about 22% of it near the four normals; the inside of a
+///   small ruling square faces its centre only from its four sides, close to 100%).
 public func radialEdgeCoverage(_ plane: Plane, x: Double, y: Double, r: Double, threshold: Float,
-                               sectors: Int = 16) -> (coverage: Double, edgeRadius: Double) {
+                               sectors: Int = 16, gridNormals: [Double] = [])
+    -> (coverage: Double, edgeRadius: Double, gridAligned: Double) {
     let w = plane.width, h = plane.height
-    guard w >= 3, h >= 3, r > 0, sectors > 0 else { return (0, 0) }
+    guard w >= 3, h >= 3, r > 0, sectors > 0 else { return (0, 0, 0) }
     let inner = 0.3 * r, outer = 1.6 * r
     let x0 = max(1, Int((x - outer).rounded(.down))), x1 = min(w - 2, Int((x + outer).rounded(.up)))
     let y0 = max(1, Int((y - outer).rounded(.down))), y1 = min(h - 2, Int((y + outer).rounded(.up)))
-    guard x0 <= x1, y0 <= y1 else { return (0, 0) }
+    guard x0 <= x1, y0 <= y1 else { return (0, 0, 0) }
     var hit = [Bool](repeating: false, count: sectors)
     var distances: [Float] = []
+    var aligned = 0, facing = 0
+    // Grid normals as unit vectors; alignment is |cos| >= cos 10 degrees (either sign).
+    let normals = gridNormals.map { (Float(cos($0)), Float(sin($0))) }
+    let alignedCos: Float = 0.985
     let cosLimit: Float = 0.9
     let t2 = threshold * threshold
     plane.data.withUnsafeBufferPointer { d in
@@ -45,11 +54,15 @@ public func radialEdgeCoverage(_ plane: Plane, x: Double, y: Double, r: Double, 
                 if a < 0 { a += 2 * .pi }
                 hit[min(sectors - 1, Int(a / (2 * .pi) * Double(sectors)))] = true
                 distances.append(dist)
+                facing += 1
+                let g = g2.squareRoot()
+                if normals.contains(where: { abs($0.0 * gx + $0.1 * gy) >= alignedCos * g }) { aligned += 1 }
             }
         }
     }
     let edgeRadius = Double(selectKth(&distances, distances.count / 2) ?? 0)
-    return (Double(hit.filter { $0 }.count) / Double(sectors), edgeRadius)
+    return (Double(hit.filter { $0 }.count) / Double(sectors), edgeRadius,
+            facing > 0 ? Double(aligned) / Double(facing) : 0)
 }
 
 /// How radially symmetric the neighbourhood of a candidate is: the fraction of `sectors`

@@ -115,8 +115,10 @@ struct CandidatesStage: Stage {
         if config.minEdgeCoverage > 0 {
             let logFlat = gaussianBlur(frame.flat.map { log(max($0, 1e-4)) }, sigma: 1)
             let threshold = Float(config.edgeThresholdNoise) * gradientNoise(logFlat)
+            let normals = (frame.grid?.angles ?? []).map { $0 + .pi / 2 }
             found = found.filter { c in
-                radialEdgeCoverage(logFlat, x: c.x, y: c.y, r: c.r, threshold: threshold).coverage >= config.minEdgeCoverage
+                let e = radialEdgeCoverage(logFlat, x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: normals)
+                return e.coverage >= config.minEdgeCoverage && e.gridAligned <= config.maxGridAlignedEdges
             }
         }
         let s = Double(frame.scale), shift = (s - 1) / 2
