@@ -47,6 +47,7 @@ public struct RunInputError: Error, Sendable, CustomStringConvertible {
 public func performRun(_ request: RunRequest, progress: (any ProgressSink)? = nil) throws(RunInputError) -> RunReport {
     let startTime = isoTimestamp(Date())
     let scanStart = HarnessClock.wall()
+    let scanCPUStart = HarnessClock.threadCPU()
     var dataset: Dataset
     do {
         dataset = try Dataset.scan(root: request.datasetRoot, labelsRoot: request.labelsRoot)
@@ -73,6 +74,7 @@ public func performRun(_ request: RunRequest, progress: (any ProgressSink)? = ni
         contentHash = "unreadable"
     }
     let scanSeconds = HarnessClock.wall() - scanStart
+    let scanCPUSeconds = HarnessClock.threadCPU() - scanCPUStart
     let result = runFixtures(fixtures, pipeline: Pipeline(config: request.config), settings: request.settings,
                              progress: progress)
     let provenance = RunProvenance(
@@ -80,7 +82,8 @@ public func performRun(_ request: RunRequest, progress: (any ProgressSink)? = ni
         datasetRoot: dataset.root, labelsRoot: dataset.labelsRoot, datasetHash: contentHash, filter: request.filter,
         tag: request.tag, startTime: startTime, machine: MachineFacts.current())
     var report = RunReport(run: result, acceptance: request.acceptance, provenance: provenance,
-                           outlierCut: request.outlierCut, scanSeconds: scanSeconds)
+                           outlierCut: request.outlierCut, scanSeconds: scanSeconds,
+                           scanCPUSeconds: scanCPUSeconds)
     report.durationSeconds = HarnessClock.wall() - scanStart
     return report
 }

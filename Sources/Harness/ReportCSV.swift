@@ -76,7 +76,7 @@ extension RunReport {
             "predicted_total", "predicted_live", "predicted_dead", "labelled_total", "labelled_live", "labelled_dead",
             "abs_rel_count_error", "viability_error_points", "concentration_rel_error", "live_dead_accuracy",
             "localisation_mean_px", "blank_detections", "expect_failures", "repeats", "total_wall_ms",
-        ] + stageNames.map { "\($0)_wall_ms" } + ["harness_ms", "error"]]
+        ] + stageNames.map { "\($0)_wall_ms" } + ["harness_cpu_ms", "error"]]
         for o in outcomes {
             let s = o.score
             let dets = o.result?.detections ?? []
@@ -99,7 +99,7 @@ extension RunReport {
             for name in stageNames {
                 row.append(csvNumber(series.first { $0.name == name }.flatMap { Statistics.median($0.wallMs) }))
             }
-            row.append(csvNumber(o.harnessSeconds * 1000))
+            row.append(csvNumber(o.harnessCPUSeconds * 1000))
             row.append(o.error ?? "")
             rows.append(row)
         }

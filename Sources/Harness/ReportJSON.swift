@@ -79,8 +79,8 @@ extension RunReport {
             ("run", jobj([("jobs", jint(run.jobs)), ("repeats", jint(run.repeats)), ("wallSeconds", jnum(run.wallSeconds)),
                           ("fixturesPerSecond", jnum(run.fixturesPerSecond)), ("peakRSSBytes", jint(run.peakRSSBytes)),
                           ("coresUsed", jint(min(run.jobs, p.machine.cores))),
-                          ("harnessSeconds", jnum(harnessSeconds)), ("pipelineSeconds", jnum(pipelineSeconds)),
-                          ("scanSeconds", jnum(scanSeconds))])),
+                          ("harnessCPUSeconds", jnum(harnessCPUSeconds)), ("pipelineSeconds", jnum(pipelineSeconds)),
+                          ("scanSeconds", jnum(scanSeconds)), ("scanCPUSeconds", jnum(scanCPUSeconds))])),
             ("passed", .bool(passed)),
             ("summary", summary),
             ("tags", .array(tags.map { t in jobj([("tag", .string(t.tag)), ("fixtures", jint(t.metrics.fixtures))]
@@ -147,7 +147,7 @@ extension RunReport {
                   ("live", jint(q.live)), ("dead", jint(q.dead)), ("z", jnum(q.robustZ)), ("rejected", .bool(q.rejected))])
         })))
         members.append(("flags", .array((r?.flags ?? []).map { .string($0) })))
-        members.append(("harnessMs", jnum(o.harnessSeconds * 1000)))
+        members.append(("harnessCPUMs", jnum(o.harnessCPUSeconds * 1000)))
         members.append(("timings", .array(timingSeries(o.samples).map { series in
             jobj([("name", .string(series.name)), ("wallMs", .array(series.wallMs.map(jnum))),
                   ("cpuMs", .array(series.cpuMs.map(jnum)))])

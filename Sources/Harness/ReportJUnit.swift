@@ -6,7 +6,7 @@ extension RunReport {
         var fixtureFailures = 0, fixtureErrors = 0
         var fixtureTime = 0.0
         for o in outcomes {
-            let seconds = o.samples.reduce(0) { $0 + $1.reduce(0) { $0 + $1.wallSeconds } } + o.harnessSeconds
+            let seconds = o.samples.reduce(0) { $0 + $1.reduce(0) { $0 + $1.wallSeconds } } + o.harnessCPUSeconds
             fixtureTime += seconds
             let classname = o.fixture.group.isEmpty ? "." : o.fixture.group
             var body = ""

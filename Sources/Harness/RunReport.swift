@@ -43,12 +43,15 @@ public struct RunReport: Sendable {
     public var gates: [GateResult]
     public var outliers: [Outlier]
     public var outlierCut: Double
-    /// Sum of every fixture's harness time (label reading, checks, matching, scoring), seconds.
-    public var harnessSeconds: Double
+    /// Sum of every fixture's harness CPU time (label reading, checks, matching, scoring),
+    /// seconds.
+    public var harnessCPUSeconds: Double
     /// Sum of every timing sample's wall time (decode + stages), seconds.
     public var pipelineSeconds: Double
     /// Wall time spent walking the dataset and hashing its content before the run, seconds.
     public var scanSeconds: Double
+    /// CPU time of the same walk and hash, seconds.
+    public var scanCPUSeconds: Double
     /// Wall time from the start of the scan to the finished report (writing excluded),
     /// seconds; set by `performRun` (defaults to scan + run).
     public var durationSeconds: Double
@@ -67,9 +70,10 @@ public struct RunReport: Sendable {
     ///   - outlierCut: robust z cut for the cross-fixture outlier list.
     ///   - scanSeconds: time spent walking and hashing the dataset, for the overhead figures.
     public init(run: RunResult, acceptance: Acceptance, provenance: RunProvenance, outlierCut: Double = 3.5,
-                scanSeconds: Double = 0) {
+                scanSeconds: Double = 0, scanCPUSeconds: Double = 0) {
         self.provenance = provenance
         self.scanSeconds = scanSeconds
+        self.scanCPUSeconds = scanCPUSeconds
         durationSeconds = scanSeconds + run.wallSeconds
         self.run = run
         self.outlierCut = outlierCut
@@ -78,7 +82,7 @@ public struct RunReport: Sendable {
         tags = metricsByTag(scores)
         stages = stageStatistics(samples: run.outcomes.flatMap(\.samples))
         outliers = findOutliers(run.outcomes, cut: outlierCut)
-        harnessSeconds = run.outcomes.reduce(0) { $0 + $1.harnessSeconds }
+        harnessCPUSeconds = run.outcomes.reduce(0) { $0 + $1.harnessCPUSeconds }
         pipelineSeconds = run.outcomes.reduce(0) { sum, o in
             sum + o.samples.reduce(0) { $0 + $1.reduce(0) { $0 + $1.wallSeconds } }
         }

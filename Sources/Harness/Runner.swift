@@ -65,15 +65,16 @@ public struct FixtureOutcome: Sendable {
     /// One entry per repeat: "decode" followed by every pipeline stage.
     public var samples: [[StageTiming]]
     public var spans: [RepeatSpan]
-    /// Wall time the harness itself spent on this fixture (label reading, checks, matching,
-    /// scoring), seconds.
-    public var harnessSeconds: Double
+    /// Thread CPU time the harness itself spent on this fixture (label reading, checks,
+    /// matching, scoring), seconds. CPU rather than wall time, so that the overhead figure does
+    /// not depend on how busy the machine is.
+    public var harnessCPUSeconds: Double
 
     public var truthCells: [GroundTruth.Cell] { truth?.cells ?? [] }
 
     public init(fixture: RunFixture, status: FixtureStatus, error: String? = nil, tags: [String] = [],
                 result: PipelineResult? = nil, score: FixtureScore? = nil, truth: GroundTruth? = nil,
-                samples: [[StageTiming]] = [], spans: [RepeatSpan] = [], harnessSeconds: Double = 0) {
+                samples: [[StageTiming]] = [], spans: [RepeatSpan] = [], harnessCPUSeconds: Double = 0) {
         self.fixture = fixture
         self.status = status
         self.error = error
@@ -83,7 +84,7 @@ public struct FixtureOutcome: Sendable {
         self.truth = truth
         self.samples = samples
         self.spans = spans
-        self.harnessSeconds = harnessSeconds
+        self.harnessCPUSeconds = harnessCPUSeconds
     }
 }
 
@@ -160,7 +161,7 @@ public func runFixtures(_ fixtures: [RunFixture], pipeline: Pipeline, settings: 
     let outcomes = state.slots.withLock { slots in
         slots.enumerated().map { index, slot in
             slot ?? FixtureOutcome(fixture: fixtures[index], status: .errored, error: "internal: fixture was not run",
-                                   tags: [], result: nil, score: nil, truth: nil, samples: [], spans: [], harnessSeconds: 0)
+                                   tags: [], result: nil, score: nil, truth: nil, samples: [], spans: [], harnessCPUSeconds: 0)
         }
     }
     return RunResult(outcomes: outcomes, wallSeconds: wall, jobs: workers, repeats: settings.repeats,
@@ -179,8 +180,8 @@ private final class RunState: Sendable {
 func runFixture(_ fixture: RunFixture, pipeline: Pipeline, settings: RunSettings, worker: Int,
                 runStart: Double) -> FixtureOutcome {
     var outcome = FixtureOutcome(fixture: fixture, status: .errored, error: nil, tags: [], result: nil, score: nil,
-                                 truth: nil, samples: [], spans: [], harnessSeconds: 0)
-    var harnessStart = HarnessClock.wall()
+                                 truth: nil, samples: [], spans: [], harnessCPUSeconds: 0)
+    var harnessStart = HarnessClock.threadCPU()
     if let problem = fixture.problem {
         outcome.error = problem
         return outcome
@@ -193,11 +194,11 @@ func runFixture(_ fixture: RunFixture, pipeline: Pipeline, settings: RunSettings
             outcome.tags = loaded.tags
         } catch {
             outcome.error = error.description
-            outcome.harnessSeconds = HarnessClock.wall() - harnessStart
+            outcome.harnessCPUSeconds = HarnessClock.threadCPU() - harnessStart
             return outcome
         }
     }
-    outcome.harnessSeconds += HarnessClock.wall() - harnessStart
+    outcome.harnessCPUSeconds += HarnessClock.threadCPU() - harnessStart
     guard let imagePath = fixture.imagePath else {
         outcome.error = "\(fixture.labelPath ?? fixture.id): label without an image"
         return outcome
@@ -217,9 +218,9 @@ func runFixture(_ fixture: RunFixture, pipeline: Pipeline, settings: RunSettings
         let decode = StageTiming(name: "decode", wallSeconds: HarnessClock.wall() - start,
                                  cpuSeconds: HarnessClock.threadCPU() - cpu0)
         if repeatIndex == 0, let label, let labelPath = fixture.labelPath {
-            harnessStart = HarnessClock.wall()
+            harnessStart = HarnessClock.threadCPU()
             let problems = label.check(imageWidth: image.width, imageHeight: image.height, file: labelPath)
-            outcome.harnessSeconds += HarnessClock.wall() - harnessStart
+            outcome.harnessCPUSeconds += HarnessClock.threadCPU() - harnessStart
             if !problems.isEmpty {
                 outcome.error = problems.map(\.description).joined(separator: "\n")
                 return outcome
@@ -239,7 +240,7 @@ func runFixture(_ fixture: RunFixture, pipeline: Pipeline, settings: RunSettings
         outcome.status = .unlabelled
         return outcome
     }
-    harnessStart = HarnessClock.wall()
+    harnessStart = HarnessClock.threadCPU()
     let config = pipeline.config
     let countSettings = CountSettings(squares: config.countedSquares, madCut: config.madCut, dilution: label.dilution,
                                       overcrowdedPerSquare: config.overcrowdedPerSquare,
@@ -248,7 +249,7 @@ func runFixture(_ fixture: RunFixture, pipeline: Pipeline, settings: RunSettings
     outcome.truth = truth
     outcome.score = scoreFixture(result: result, truth: truth, rule: settings.matchRule, countSettings: countSettings)
     outcome.status = .scored
-    outcome.harnessSeconds += HarnessClock.wall() - harnessStart
+    outcome.harnessCPUSeconds += HarnessClock.threadCPU() - harnessStart
     return outcome
 }
 

@@ -145,7 +145,7 @@ struct ReportTests {
         let outcomes = (0..<5000).map { i in
             FixtureOutcome(fixture: RunFixture(id: "f\(i)", path: "dir/f\(i).png", imagePath: nil, labelPath: nil, group: "dir"),
                            status: .errored, error: longError, tags: ["t\(i)"], result: nil, score: nil, truth: nil,
-                           samples: [], spans: [], harnessSeconds: 0)
+                           samples: [], spans: [], harnessCPUSeconds: 0)
         }
         let run = RunResult(outcomes: outcomes, wallSeconds: 1, jobs: 2, repeats: 1, peakRSSBytes: 1 << 20)
         let provenance = RunProvenance(toolVersion: "t", configHash: "c", acceptanceHash: "a", datasetRoot: "r",

@@ -7,7 +7,7 @@ import Vision
 /// Removes everything that legitimately differs between two runs of the same inputs
 /// (timings, machine, time of day).
 func strippingTimings(_ value: JSONValue) -> JSONValue {
-    let volatile: Set<String> = ["startTime", "durationSeconds", "run", "stages", "timings", "harnessMs", "outliers", "machine"]
+    let volatile: Set<String> = ["startTime", "durationSeconds", "run", "stages", "timings", "harnessCPUMs", "outliers", "machine"]
     switch value {
     case .object(let object):
         return .object(JSONObject(object.compactMap { key, member in
