@@ -37,6 +37,8 @@ public struct RunRequest: Sendable {
 
 /// A problem with the run's inputs that stops it before any fixture runs (exit code 2).
 public struct RunInputError: Error, Sendable, CustomStringConvertible {
+    /// `cellqa run`'s exit status for usage and input errors.
+    public static let exitCode: Int32 = 2
     public var description: String
     public init(_ description: String) { self.description = description }
 }

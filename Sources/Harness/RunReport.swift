@@ -61,6 +61,9 @@ public struct RunReport: Sendable {
     public var unlabelledCount: Int { outcomes.filter { $0.status == .unlabelled }.count }
     public var scoredCount: Int { outcomes.filter { $0.status == .scored }.count }
     public var passed: Bool { gates.allSatisfy(\.passed) }
+    /// `cellqa run`'s exit status for this report: 0 when every gate passed, 1 otherwise.
+    /// (2, for usage and input errors, is `RunInputError.exitCode`.)
+    public var exitCode: Int32 { passed ? 0 : 1 }
     public var failedGates: [GateResult] { gates.filter { !$0.passed } }
 
     /// - Parameters:

@@ -92,7 +92,12 @@ struct RunnerTests {
         // maxErrored 0 (default) fails the run; maxErrored 4 lets it pass that gate.
         let errorGate = try #require(report.gates.first { $0.name == "maxErrored" })
         #expect(!errorGate.passed && errorGate.actual == 4 && errorGate.limit == 0)
-        #expect(!report.passed)
+        #expect(!report.passed && report.exitCode == 1)
+        var tolerant = request(d, jobs: 1)
+        tolerant.acceptance = Acceptance(limits: GateLimits(maxErrored: 4))
+        let passing = try performRun(tolerant)
+        #expect(passing.passed && passing.exitCode == 0)
+        #expect(RunInputError.exitCode == 2)
     }
 
     @Test func inputErrorsThrow() {

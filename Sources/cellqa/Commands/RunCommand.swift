@@ -84,7 +84,7 @@ struct RunCommand: ParsableCommand {
             request = try makeRequest(root: root, labelsRoot: labelsRoot)
         } catch {
             printError(error.description)
-            throw ExitCode(2)
+            throw ExitCode(RunInputError.exitCode)
         }
         let progress: (any ProgressSink)? = quiet ? nil : ConsoleProgress.forStandardError()
         let report: RunReport
@@ -92,16 +92,16 @@ struct RunCommand: ParsableCommand {
             report = try performRun(request, progress: progress)
         } catch {
             printError(error.description)
-            throw ExitCode(2)
+            throw ExitCode(RunInputError.exitCode)
         }
         do {
             try report.writeReports(to: out)
         } catch {
             printError(error.description)
-            throw ExitCode(2)
+            throw ExitCode(RunInputError.exitCode)
         }
         print(consoleSummary(report))
-        throw report.passed ? ExitCode.success : ExitCode(1)
+        throw ExitCode(report.exitCode)
     }
 
     private func makeRequest(root: String, labelsRoot: String?) throws(RunInputError) -> RunRequest {
