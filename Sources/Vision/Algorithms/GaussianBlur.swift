@@ -75,15 +75,22 @@ public func convolveSeparable(_ plane: Plane, kernel: [Float]) -> Plane {
 /// Gaussian blur, borders replicated.
 ///
 /// - Parameter sigma: standard deviation in pixels. Up to `directLimit` the kernel is applied
-///   directly; above it three successive box blurs approximate the Gaussian (error < 3%) at a
-///   cost independent of sigma.
+///   directly; above it three successive box blurs with the same variance approximate the
+///   Gaussian at a cost independent of sigma.
 public func gaussianBlur(_ plane: Plane, sigma: Double, directLimit: Double = 6) -> Plane {
     guard sigma > 0 else { return plane }
     if sigma <= directLimit { return convolveSeparable(plane, kernel: gaussianKernel(sigma: sigma)) }
-    // Box width whose three-fold repetition has variance sigma^2: 3 (w^2 - 1) / 12 = sigma^2.
-    let width = Int((sqrt(4 * sigma * sigma + 1)).rounded())
-    let radius = max(1, width / 2)
-    return boxBlur(boxBlur(boxBlur(plane, radius: radius), radius: radius), radius: radius)
+    // Three box passes whose variances add up to sigma^2 (Kovesi's mix of two odd widths).
+    let passes = 3.0
+    let ideal = (12 * sigma * sigma / passes + 1).squareRoot()
+    var lower = Int(ideal.rounded(.down))
+    if lower % 2 == 0 { lower -= 1 }
+    let upper = lower + 2
+    let wl = Double(lower)
+    let m = Int(((12 * sigma * sigma - passes * wl * wl - 4 * passes * wl - 3 * passes) / (-4 * wl - 4)).rounded())
+    var out = plane
+    for pass in 0..<3 { out = boxBlur(out, radius: (pass < m ? lower : upper) / 2) }
+    return out
 }
 
 /// Mean over a (2 radius + 1)^2 square window, borders replicated; O(1) per pixel.

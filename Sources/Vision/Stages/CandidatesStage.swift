@@ -34,6 +34,10 @@ public func saturate(_ plane: Plane, cap: Double) -> Plane {
 ///   - quantile: block statistic of `lineMedian`.
 public func removeLines(_ contrast: Plane, angles: [Double], length: Int, quantile: Double = 0.3) -> Plane {
     guard !angles.isEmpty, length >= 3 else { return contrast }
+    var angles = angles
+    // The base must see the floor at a crossing too, which needs a direction running along
+    // neither line: with fewer than three directions add the bisector of the first two.
+    if angles.count < 3 { angles.append(angles.count == 2 ? (angles[0] + angles[1]) / 2 : angles[0] + .pi / 2) }
     let n = contrast.count
     var sum = Plane(width: contrast.width, height: contrast.height)
     var base = Plane(width: contrast.width, height: contrast.height, repeating: .infinity)

@@ -14,7 +14,8 @@ public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
     guard flat.width >= 16, flat.height >= 16 else { return nil }
     // Lines of either polarity are peaks of the absolute contrast.
     let contrast = flat.map { abs($0 - 1) }
-    let hist = orientationHistogram(flat, minMagnitude: 0.01)
+    // Pixel-grid aliasing of thin lines biases raw gradients towards 0 and 90 degrees.
+    let hist = orientationHistogram(gaussianBlur(flat, sigma: 1), minMagnitude: 0.005)
     let peaks = perpendicularPeaks(hist)
     // No gate on the histogram peak itself: thin lines carry little gradient next to many
     // cells; the projection periodicity below is the real test.
@@ -43,7 +44,7 @@ public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
 
 /// The normal direction (degrees) near `degrees` whose projection profile of `contrast` has the
 /// most detrended energy: straight lines project to sharp peaks only when the projection runs
-/// exactly along them. Coarse-to-fine search over +-1.2 degrees.
+/// exactly along them. Coarse-to-fine search over +-3 degrees.
 func refineLineNormal(_ contrast: Plane, degrees: Double) -> Double {
     func sharpness(_ deg: Double) -> Double {
         let (profile, _) = projectionProfile(contrast, normalAngle: deg * .pi / 180)
@@ -56,9 +57,9 @@ func refineLineNormal(_ contrast: Plane, degrees: Double) -> Double {
         return energy
     }
     var best = degrees, bestValue = sharpness(degrees)
-    for step in [0.4, 0.1, 0.05] {
+    for (step, reach) in [(0.5, 6), (0.1, 4), (0.05, 1)] {
         let centre = best
-        for k in [-3, -2, -1, 1, 2, 3] {
+        for k in -reach...reach where k != 0 {
             let candidate = centre + Double(k) * step
             let v = sharpness(candidate)
             if v > bestValue { bestValue = v; best = candidate }

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import Fixtures
+import Imaging
+@testable import Vision
+
+/// The committed Goldens (Goldens/ images, TestLabels/ labels) scored with the labels-v1 rule:
+/// a detection matches a labelled cell when the centres are within 0.5 r (5 px without r),
+/// one-to-one, nearest pairs first.
+struct GoldenScore {
+    var truePositives = 0, falsePositives = 0, falseNegatives = 0
+    var classCorrect = 0, classTotal = 0
+    var blankDetections = 0, blanks = 0
+    var precision: Double { Double(truePositives) / Double(max(1, truePositives + falsePositives)) }
+    var recall: Double { Double(truePositives) / Double(max(1, truePositives + falseNegatives)) }
+    var classAccuracy: Double { Double(classCorrect) / Double(max(1, classTotal)) }
+
+    static func measure(root: String) throws -> GoldenScore {
+        let images = root + "/Goldens", labels = root + "/TestLabels"
+        var score = GoldenScore()
+        let names = try FileManager.default.contentsOfDirectory(atPath: images)
+            .filter { $0.hasSuffix(".png") || $0.hasSuffix(".jpg") }.sorted()
+        let pipeline = Pipeline()
+        for name in names {
+            let stem = (name as NSString).deletingPathExtension
+            let label = try Label.load(path: labels + "/" + stem + ".json")
+            let result = try pipeline.run(try Image.decode(file: images + "/" + name))
+            var pairs: [(Double, Int, Int)] = []
+            for (i, d) in result.detections.enumerated() {
+                for (j, c) in label.cells.enumerated() {
+                    let tolerance = c.r.map { 0.5 * $0 } ?? 5
+                    let dist = ((d.x - c.x) * (d.x - c.x) + (d.y - c.y) * (d.y - c.y)).squareRoot()
+                    if dist <= tolerance { pairs.append((dist, i, j)) }
+                }
+            }
+            pairs.sort { ($0.0, $0.1, $0.2) < ($1.0, $1.1, $1.2) }
+            var usedD = Set<Int>(), usedC = Set<Int>()
+            for (_, i, j) in pairs where !usedD.contains(i) && !usedC.contains(j) {
+                usedD.insert(i)
+                usedC.insert(j)
+                if let truth = label.cells[j].label {
+                    score.classTotal += 1
+                    if truth.rawValue == result.detections[i].cellClass.rawValue { score.classCorrect += 1 }
+                }
+            }
+            score.truePositives += usedD.count
+            score.falsePositives += result.detections.count - usedD.count
+            score.falseNegatives += label.cells.count - usedC.count
+            if label.tags.contains("blank-control") {
+                score.blanks += 1
+                score.blankDetections += result.detections.count
+            }
+        }
+        return score
+    }
+}
+
+/// The repository root, found from this file's location (Tests/VisionTests/...).
+private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().path
+
+@Suite("Goldens", .serialized)
+struct GoldensTests {
+    /// Regression floor at the level measured when this was written (P 0.91, R 0.84, live/dead
+    /// 1.00, blanks 5 detections in 2 images). The acceptance targets (P >= 0.95,
+    /// R >= 0.93, blanks 0) are NOT met yet; see `acceptanceTargets` below.
+    @Test func goldensRegressionFloor() throws {
+        let score = try GoldenScore.measure(root: repositoryRoot)
+        print("Goldens: P \(score.precision) R \(score.recall) class \(score.classAccuracy) blank detections \(score.blankDetections)/\(score.blanks)")
+        #expect(score.blanks >= 1)
+        #expect(score.precision >= 0.88)
+        #expect(score.recall >= 0.80)
+        #expect(score.classAccuracy >= 0.97)
+        #expect(score.blankDetections <= 8)
+    }
+
+    @Test(.disabled("acceptance targets not reached yet: measured P 0.91, R 0.84, 5 blank detections"))
+    func acceptanceTargets() throws {
+        let score = try GoldenScore.measure(root: repositoryRoot)
+        #expect(score.precision >= 0.95)
+        #expect(score.recall >= 0.93)
+        #expect(score.classAccuracy >= 0.97)
+        #expect(score.blankDetections == 0)
+    }
+}

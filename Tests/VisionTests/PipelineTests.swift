@@ -1,0 +1,120 @@
+import Testing
+import Imaging
+@testable import Vision
+
+@Suite("Pipeline")
+struct PipelineTests {
+    /// A small config for small test images (cells of radius 6-10 px).
+    static let config: PipelineConfig = {
+        var c = PipelineConfig()
+        c.minRadiusPx = 6
+        c.maxRadiusPx = 10
+        c.gridMinSpacingPx = 30
+        c.gridMaxSpacingPx = 200
+        return c
+    }()
+
+    @Test func stagesAreTimedInOrder() throws {
+        let result = try Pipeline(config: Self.config).run(Canvas(width: 64, height: 48).image(noise: 0.01))
+        #expect(result.timings.map(\.name) == ["normalize", "illumination", "grid", "candidates", "classify", "nms", "count"])
+        #expect(result.timings.allSatisfy { $0.wallSeconds >= 0 && $0.cpuSeconds >= 0 })
+    }
+
+    @Test func findsAndClassifiesDrawnCells() throws {
+        var canvas = Canvas(width: 200, height: 160)
+        let live: [(Double, Double)] = [(40, 40), (120, 50), (70, 115)]
+        let dead: [(Double, Double)] = [(160, 120), (150, 30)]
+        for (x, y) in live { canvas.liveCell(x: x, y: y, r: 8) }
+        for (x, y) in dead { canvas.deadCell(x: x, y: y, r: 8) }
+        let result = try Pipeline(config: Self.config).run(canvas.image(noise: 0.02))
+        let truth = (live + dead).map { (x: $0.0, y: $0.1) }
+        #expect(result.detections.count == truth.count, "\(result.detections)")
+        #expect(matchCount(result.detections, truth, tolerance: 4) == truth.count)
+        for d in result.detections {
+            let isDead = dead.contains { abs($0.0 - d.x) < 4 && abs($0.1 - d.y) < 4 }
+            #expect(d.cellClass == (isDead ? .dead : .live), "\(d)")
+        }
+        #expect(result.count.total == 5 && result.count.dead == 2)
+    }
+
+    @Test func blankChamberWithGridAndNoiseHasNoDetections() throws {
+        var canvas = Canvas(width: 240, height: 180)
+        canvas.grid(spacing: 60, angle: 0.05, lineWidth: 2, darkness: 0.5)
+        let result = try Pipeline(config: Self.config).run(canvas.image(noise: 0.03))
+        #expect(result.detections.isEmpty, "\(result.detections)")
+    }
+
+    @Test func cellsOnAGridAreFoundAndTheGridIsReported() throws {
+        var canvas = Canvas(width: 320, height: 240)
+        canvas.grid(spacing: 80, angle: 0.04, lineWidth: 2, darkness: 0.55)
+        let cells: [(Double, Double)] = [(45, 50), (130, 60), (200, 150), (270, 200), (100, 190)]
+        for (x, y) in cells { canvas.liveCell(x: x, y: y, r: 8) }
+        let result = try Pipeline(config: Self.config).run(canvas.image(noise: 0.01))
+        #expect(result.grid != nil, "flags \(result.flags)")
+        #expect(matchCount(result.detections, cells.map { (x: $0.0, y: $0.1) }, tolerance: 4) == cells.count, "\(result.detections)")
+        #expect(result.detections.count <= cells.count + 1, "\(result.detections)")
+    }
+
+    @Test(arguments: [(1, 1), (2, 3), (7, 1), (1, 9), (0, 0)])
+    func tinyAndEmptyImagesGiveAValidResult(width: Int, height: Int) throws {
+        let image = Image(width: width, height: height, fill: (r: 120, g: 120, b: 120))
+        let result = try Pipeline().run(image)
+        #expect(result.detections.isEmpty)
+        #expect(result.timings.count == 7)
+        #expect(result.width == width && result.height == height)
+    }
+
+    @Test(arguments: [UInt8(0), 128, 255])
+    func uniformImagesHaveNoCells(level: UInt8) throws {
+        let result = try Pipeline(config: Self.config).run(Image(width: 120, height: 90, fill: (r: level, g: level, b: level)))
+        #expect(result.detections.isEmpty)
+        #expect(result.flags.contains("no-grid"))
+        #expect(result.focusScore.isFinite && result.glareRatio.isFinite)
+    }
+
+    @Test func saturatedImageIsFlaggedAsGlare() throws {
+        let result = try Pipeline(config: Self.config).run(Image(width: 50, height: 50, fill: (r: 255, g: 255, b: 255)))
+        #expect(result.flags.contains("glare"))
+        #expect(result.glareRatio == 1)
+    }
+
+    @Test func greyscaleImagesUseTheIntensityRule() throws {
+        var canvas = Canvas(width: 160, height: 120, background: (0.6, 0.6, 0.6))
+        canvas.liveCell(x: 50, y: 60, r: 8)
+        // A dark cell without a bright centre.
+        canvas.paint(factor: (0.5, 0.5, 0.5), bounds: (100, 50, 122, 72)) { px, py in (px - 111) * (px - 111) + (py - 61) * (py - 61) <= 64 }
+        let result = try Pipeline(config: Self.config).run(canvas.image(noise: 0.01))
+        #expect(result.flags.contains("greyscale"))
+        #expect(result.detections.count == 2, "\(result.detections)")
+        let dead = result.detections.filter { $0.cellClass == .dead }
+        #expect(dead.count == 1 && dead.first.map { abs($0.x - 111) < 3 } == true, "\(result.detections)")
+    }
+
+    @Test func resultIsDeterministic() throws {
+        var canvas = Canvas(width: 160, height: 120)
+        canvas.liveCell(x: 50, y: 60, r: 8)
+        canvas.deadCell(x: 110, y: 50, r: 7)
+        let image = canvas.image(noise: 0.03)
+        let a = try Pipeline(config: Self.config).run(image), b = try Pipeline(config: Self.config).run(image)
+        #expect(a.detections == b.detections && a.count == b.count && a.flags == b.flags)
+    }
+
+    @Test func thresholdDetectorAlsoFindsCells() throws {
+        var config = Self.config
+        config.detector = .threshold
+        var canvas = Canvas(width: 160, height: 120)
+        canvas.deadCell(x: 40, y: 40, r: 8)
+        canvas.deadCell(x: 110, y: 80, r: 9)
+        let result = try Pipeline(config: config).run(canvas.image(noise: 0.01))
+        #expect(matchCount(result.detections, [(x: 40, y: 40), (x: 110, y: 80)], tolerance: 4) == 2, "\(result.detections)")
+    }
+
+    @Test func overlayDrawsDetections() throws {
+        var canvas = Canvas(width: 100, height: 80)
+        canvas.deadCell(x: 50, y: 40, r: 8)
+        let image = canvas.image()
+        let result = try Pipeline(config: Self.config).run(image)
+        let overlay = drawOverlay(image, result: result, gridSpacingUm: 250)
+        #expect(overlay.width == 100 && overlay != image)
+    }
+}

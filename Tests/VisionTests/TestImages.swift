@@ -1,0 +1,106 @@
+import Imaging
+@testable import Vision
+
+/// Small drawn test images: a background with discs, rings and grid lines, all anti-aliased
+/// by 4x4 supersampling so centres are exact to a fraction of a pixel.
+struct Canvas {
+    var width: Int
+    var height: Int
+    var rgb: [Double]
+
+    init(width: Int, height: Int, background: (Double, Double, Double) = (0.75, 0.72, 0.68)) {
+        self.width = width
+        self.height = height
+        rgb = [Double](repeating: 0, count: width * height * 3)
+        for i in 0..<(width * height) {
+            rgb[i * 3] = background.0
+            rgb[i * 3 + 1] = background.1
+            rgb[i * 3 + 2] = background.2
+        }
+    }
+
+    /// Multiplies the colour inside `inside(x, y)` (sub-pixel test) by `factor`.
+    mutating func paint(factor: (Double, Double, Double), bounds: (Int, Int, Int, Int), inside: (Double, Double) -> Bool) {
+        let (x0, y0, x1, y1) = bounds
+        for y in max(0, y0)...min(height - 1, y1) {
+            for x in max(0, x0)...min(width - 1, x1) {
+                var covered = 0
+                for sy in 0..<4 {
+                    for sx in 0..<4 where inside(Double(x) + (Double(sx) + 0.5) / 4 - 0.5, Double(y) + (Double(sy) + 0.5) / 4 - 0.5) {
+                        covered += 1
+                    }
+                }
+                guard covered > 0 else { continue }
+                let a = Double(covered) / 16
+                let i = (y * width + x) * 3
+                rgb[i] *= 1 - a + a * factor.0
+                rgb[i + 1] *= 1 - a + a * factor.1
+                rgb[i + 2] *= 1 - a + a * factor.2
+            }
+        }
+    }
+
+    /// A dead (trypan-blue) cell: a filled blue-grey disc.
+    mutating func deadCell(x: Double, y: Double, r: Double) {
+        paint(factor: (0.45, 0.55, 0.85), bounds: box(x, y, r)) { px, py in (px - x) * (px - x) + (py - y) * (py - y) <= r * r }
+    }
+
+    /// A live cell: a dark rim (0.7 r ... r) around a slightly bright centre.
+    mutating func liveCell(x: Double, y: Double, r: Double) {
+        paint(factor: (0.55, 0.55, 0.55), bounds: box(x, y, r)) { px, py in
+            let d2 = (px - x) * (px - x) + (py - y) * (py - y)
+            return d2 <= r * r && d2 >= 0.49 * r * r
+        }
+        paint(factor: (1.15, 1.15, 1.15), bounds: box(x, y, r)) { px, py in (px - x) * (px - x) + (py - y) * (py - y) <= 0.16 * r * r }
+    }
+
+    /// A dark grid: lines of `width` pixels every `spacing` pixels, rotated by `angle` radians.
+    mutating func grid(spacing: Double, angle: Double, lineWidth: Double = 1.5, darkness: Double = 0.6) {
+        let c = cos(angle), s = sin(angle)
+        paint(factor: (darkness, darkness, darkness), bounds: (0, 0, width - 1, height - 1)) { px, py in
+            let u = px * c + py * s, v = -px * s + py * c
+            func near(_ t: Double) -> Bool {
+                let m = t - (t / spacing).rounded(.down) * spacing
+                return min(m, spacing - m) <= lineWidth / 2
+            }
+            return near(u) || near(v)
+        }
+    }
+
+    private func box(_ x: Double, _ y: Double, _ r: Double) -> (Int, Int, Int, Int) {
+        (Int((x - r - 1).rounded(.down)), Int((y - r - 1).rounded(.down)), Int((x + r + 1).rounded(.up)), Int((y + r + 1).rounded(.up)))
+    }
+
+    /// The 8-bit image, optionally with deterministic noise of the given amplitude (0 ... 1).
+    func image(noise: Double = 0) -> Image {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for i in 0..<pixels.count {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let n = (Double(state >> 11) / Double(1 << 53) - 0.5) * 2 * noise
+            pixels[i] = UInt8(max(0, min(255, ((rgb[i] + n) * 255).rounded())))
+        }
+        return Image(width: width, height: height, pixels: pixels)
+    }
+}
+
+import Foundation
+
+/// Greedy one-to-one matching of detections to truth within `tolerance` pixels, nearest pairs
+/// first (the labels-v1 optimal matching gives the same pairs on these well-separated scenes).
+func matchCount(_ detections: [Detection], _ truth: [(x: Double, y: Double)], tolerance: Double) -> Int {
+    var pairs: [(Double, Int, Int)] = []
+    for (i, d) in detections.enumerated() {
+        for (j, t) in truth.enumerated() {
+            let dist = ((d.x - t.x) * (d.x - t.x) + (d.y - t.y) * (d.y - t.y)).squareRoot()
+            if dist <= tolerance { pairs.append((dist, i, j)) }
+        }
+    }
+    pairs.sort { $0.0 < $1.0 }
+    var usedD = Set<Int>(), usedT = Set<Int>()
+    for (_, i, j) in pairs where !usedD.contains(i) && !usedT.contains(j) {
+        usedD.insert(i)
+        usedT.insert(j)
+    }
+    return usedD.count
+}
