@@ -150,3 +150,37 @@ extension FixtureScore {
         return scoreFixture(result: makeResult(dets, width: 10_000, height: 1000), truth: GroundTruth(cells: cells, tags: tags))
     }
 }
+
+@Suite("Outliers")
+struct OutlierTests {
+    func outcome(_ name: String, tp: Int, fp: Int, fn: Int, candidatesMs: Double) -> FixtureOutcome {
+        let score = FixtureScore.synthetic(tp: tp, fp: fp, fn: fn, tags: [])
+        let samples = [[StageTiming(name: "decode", wallSeconds: 0.010, cpuSeconds: 0.010),
+                        StageTiming(name: "candidates", wallSeconds: candidatesMs / 1000, cpuSeconds: candidatesMs / 1000)]]
+        return FixtureOutcome(fixture: RunFixture(id: name, path: name + ".png", imagePath: nil, labelPath: nil, group: ""),
+                              status: .scored, score: score, samples: samples)
+    }
+
+    @Test func robustZAcrossFixtures() throws {
+        // Nine similar fixtures and one that is bad at everything and slow.
+        var outcomes: [FixtureOutcome] = []
+        for i in 0..<9 {
+            let ms = 20.0 + Double(i % 4)
+            outcomes.append(outcome("ok\(i)", tp: 18 + i % 3, fp: 1 + i % 2, fn: 1 + i % 3, candidatesMs: ms))
+        }
+        outcomes.insert(outcome("bad", tp: 2, fp: 10, fn: 18, candidatesMs: 200), at: 4)
+        let outliers = findOutliers(outcomes)
+        let fixtures: [String] = outliers.map { $0.fixture }
+        let metrics: [String] = outliers.map { $0.metric }
+        #expect(fixtures == ["bad.png", "bad.png", "bad.png"])
+        #expect(metrics == ["f1", "absRelCountError", "stage.candidates.wallMs"])
+        let f1 = try #require(outliers.first)
+        #expect(f1.z < -3.5)
+        let times = outcomes.map { $0.samples[0][1].wallSeconds * 1000 }
+        #expect(outliers[2].value == 200 && outliers[2].median == Statistics.median(times))
+        #expect(abs(outliers[2].z - Statistics.robustZScores(times)[4]) < 1e-12)
+        // A stricter cut finds nothing more; a looser one can only add.
+        #expect(findOutliers(outcomes, cut: 1000).isEmpty)
+        #expect(findOutliers(outcomes, cut: 1).count >= 3)
+    }
+}
