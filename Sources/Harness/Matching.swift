@@ -76,6 +76,12 @@ public struct Matching: Sendable, Equatable {
 /// min-cost max-flow (successive shortest augmenting paths, Dijkstra with potentials), so
 /// there is no cap on the number of cells and typical images cost about linear time.
 ///
+/// Measured (release, 2-core machine): 5,000 x 5,000 centres scattered over a 1920 x 1080
+/// image, 3-7 ms; 5,000 x 5,000 on a grid whose cells overlap so that every prediction reaches
+/// two labels (one connected component), about 30 ms. Only physically implausible packings,
+/// with centres closer than about 0.4 r so that each prediction reaches 5-10 labels, make
+/// augmenting paths long: about 2-3 s for 5,000 x 5,000 in one component.
+///
 /// - Parameters:
 ///   - predicted: predicted centres, pixels. Non-finite coordinates never match.
 ///   - labelled: labelled centres, pixels. Non-finite coordinates never match.
