@@ -1,7 +1,9 @@
 /// Metrics over a set of scored fixtures (a whole run, or the fixtures with one tag).
 ///
 /// Micro figures sum the counts first (every cell weighs the same); macro figures average the
-/// per-fixture values (every image weighs the same). Means skip fixtures where the value is
+/// per-fixture values (every image weighs the same) over the fixtures with labelled cells:
+/// a fixture without any (a blank control) has no recall and its F1 only says whether
+/// anything was detected, which `blankDetections` already reports. Means skip fixtures where the value is
 /// undefined (see `DetectionCounts`, `CountComparison`), and are nil when none is defined.
 public struct AggregateMetrics: Sendable, Equatable {
     public var fixtures: Int
@@ -12,6 +14,7 @@ public struct AggregateMetrics: Sendable, Equatable {
     public var f1: Double? { fixtures == 0 ? nil : detection.f1 }
     public var macroPrecision: Double?
     public var macroRecall: Double?
+    /// Mean per-fixture F1 over fixtures with labelled cells.
     public var macroF1: Double?
     public var classes: ClassConfusion
     public var liveDeadAccuracy: Double? { classes.accuracy }
@@ -37,7 +40,7 @@ public struct AggregateMetrics: Sendable, Equatable {
         detection = scores.reduce(DetectionCounts(tp: 0, fp: 0, fn: 0)) { $0 + $1.detection }
         macroPrecision = Statistics.mean(scores.compactMap(\.detection.precision))
         macroRecall = Statistics.mean(scores.compactMap(\.detection.recall))
-        macroF1 = Statistics.mean(scores.map(\.detection.f1))
+        macroF1 = Statistics.mean(scores.filter { $0.total.labelled > 0 }.map(\.detection.f1))
         classes = scores.reduce(ClassConfusion()) { $0 + $1.classes }
         meanAbsRelCountError = Statistics.mean(scores.compactMap(\.total.absRelativeError))
         meanAbsRelLiveCountError = Statistics.mean(scores.compactMap { $0.live?.absRelativeError })

@@ -9,9 +9,9 @@ public struct Outlier: Sendable, Equatable {
     public var median: Double
 }
 
-/// Robust-z outliers across fixtures: per scored fixture its F1 and |relative count error|,
-/// and per fixture that ran its median wall time of each stage (over repeats). A fixture is
-/// listed when |z| > `cut`. Output ordered by metric (F1, count error, then stages in
+/// Robust-z outliers across fixtures: per scored fixture with labelled cells its F1 and
+/// |relative count error|, and per fixture that ran its median wall time of each stage (over
+/// repeats). A fixture is listed when |z| > `cut`, on either side. Output ordered by metric (F1, count error, then stages in
 /// pipeline order) and fixture order within a metric.
 /// - Parameters:
 ///   - outcomes: the run's fixtures in report order.
@@ -27,7 +27,8 @@ public func findOutliers(_ outcomes: [FixtureOutcome], cut: Double = 3.5) -> [Ou
         }
     }
     let scored = outcomes.compactMap { o in o.score.map { (o.fixture.path, $0) } }
-    scan("f1", scored.map { ($0.0, $0.1.detection.f1) })
+    // F1 of a fixture without labelled cells is 0 or 1 (see `DetectionCounts`); leave those out.
+    scan("f1", scored.filter { $0.1.total.labelled > 0 }.map { ($0.0, $0.1.detection.f1) })
     scan("absRelCountError", scored.compactMap { s in s.1.total.absRelativeError.map { (s.0, $0) } })
     var stageOrder: [String] = []
     for o in outcomes {

@@ -136,6 +136,7 @@ struct MetricsTests {
         let s3 = scoreFixture(result: makeResult([]), truth: blank)
         let m = AggregateMetrics(scores: [s1, s2, s3])
         #expect(m.meanAbsRelCountError == 0.5) // only s1 has cells: |3-2|/2
+        #expect(m.macroF1 == 0.8) // blanks (F1 0 and 1) are left out: s1 has 2tp/(2tp+fp+fn) = 4/5
         #expect(m.blankControls == 2 && m.blankDetectionsTotal == 1 && m.blankDetectionsMax == 1)
         #expect(m.liveDeadAccuracy == 1)
         #expect(m.meanAbsRelLiveCountError == 1 && m.meanAbsRelDeadCountError == 0)
