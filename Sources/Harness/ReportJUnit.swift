@@ -50,16 +50,19 @@ extension RunReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// What makes a fixture's testcase fail: failed expect ranges, detections on a blank
-    /// control. nil when the fixture was not scored.
+    /// What makes a fixture's testcase fail, as far as the acceptance gates judge single
+    /// fixtures: failed expect ranges (when `gateExpect` is on) and more detections on a blank
+    /// control than `maxBlankDetections`. nil when the fixture was not scored.
     func fixtureProblems(_ o: FixtureOutcome) -> [String]? {
         guard let s = o.score else { return nil }
         var problems: [String] = []
-        for c in s.expectChecks where !c.passed {
-            problems.append("expect \(c.key): predicted \(c.actual), expected \(describe(c.range))")
+        if acceptance.limits.gateExpect == true {
+            for c in s.expectChecks where !c.passed {
+                problems.append("expect \(c.key): predicted \(c.actual), expected \(describe(c.range))")
+            }
         }
-        if let blank = s.blankDetections, blank > 0 {
-            problems.append("blank control: \(blank) detection\(blank == 1 ? "" : "s")")
+        if let blank = s.blankDetections, let limit = acceptance.limits.maxBlankDetections, blank > limit {
+            problems.append("blank control: \(blank) detection\(blank == 1 ? "" : "s") (at most \(limit) allowed)")
         }
         return problems
     }

@@ -36,6 +36,8 @@ public struct RunReport: Sendable {
     public static let schemaVersion = 1
 
     public var provenance: RunProvenance
+    /// The gates this report was judged by.
+    public var acceptance: Acceptance
     public var run: RunResult
     public var overall: AggregateMetrics
     public var tags: [TagMetrics]
@@ -75,6 +77,7 @@ public struct RunReport: Sendable {
     public init(run: RunResult, acceptance: Acceptance, provenance: RunProvenance, outlierCut: Double = 3.5,
                 scanSeconds: Double = 0, scanCPUSeconds: Double = 0) {
         self.provenance = provenance
+        self.acceptance = acceptance
         self.scanSeconds = scanSeconds
         self.scanCPUSeconds = scanCPUSeconds
         durationSeconds = scanSeconds + run.wallSeconds

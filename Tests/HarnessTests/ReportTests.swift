@@ -103,6 +103,35 @@ struct ReportTests {
         #expect(complete.allSatisfy { ($0["dur"]?.number ?? -1) >= 0 && $0["tid"]?.number != nil })
     }
 
+    @Test func junitFixtureFailuresFollowTheGates() throws {
+        var blankTruth = GroundTruth(cells: [], tags: [GroundTruth.blankControlTag])
+        blankTruth.expect = GroundTruth.Expectations(total: .init(max: 0))
+        let result = makeResult([det(5, 5), det(50, 50)])
+        let outcome = FixtureOutcome(fixture: RunFixture(id: "b", path: "sub/b.png", imagePath: nil, labelPath: nil, group: "sub"),
+                                     status: .scored, result: result, score: scoreFixture(result: result, truth: blankTruth),
+                                     truth: blankTruth)
+        let run = RunResult(outcomes: [outcome], wallSeconds: 1, jobs: 1, repeats: 1, peakRSSBytes: 0)
+        let provenance = RunProvenance(toolVersion: "t", configHash: "c", acceptanceHash: "a", datasetRoot: "r",
+                                       labelsRoot: nil, datasetHash: "h", startTime: "s",
+                                       machine: MachineFacts(cores: 1, cpuModel: "c", os: "o", kernel: "k"))
+        func counts(_ acceptance: Acceptance) -> JUnitCounter {
+            let xml = RunReport(run: run, acceptance: acceptance, provenance: provenance).junitXML
+            let counter = JUnitCounter()
+            let parser = XMLParser(data: Data(xml.utf8))
+            parser.delegate = counter
+            #expect(parser.parse())
+            return counter
+        }
+        // Defaults: the fixture fails (expect + blank), and so do the precision, blank and
+        // expect gates.
+        let strict = counts(Acceptance())
+        #expect(strict.testcases == 1 + 5 && strict.failures == 1 + 3)
+        // No fixture-level gates: the fixture passes; precision 0 still fails its gate.
+        let lenient = counts(Acceptance(limits: GateLimits(minPrecision: 0.5)))
+        #expect(lenient.testcases == 1 + 1 && lenient.failures == 1)
+        #expect(lenient.classnames == ["sub", "gates"])
+    }
+
     @Test func validatorFindsViolations() throws {
         let validator = try loadSchema()
         #expect(!validator.validate(.object(JSONObject())).isEmpty)
