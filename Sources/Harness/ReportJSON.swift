@@ -78,7 +78,7 @@ extension RunReport {
             ("durationSeconds", jnum(durationSeconds)),
             ("run", jobj([("jobs", jint(run.jobs)), ("repeats", jint(run.repeats)), ("wallSeconds", jnum(run.wallSeconds)),
                           ("fixturesPerSecond", jnum(run.fixturesPerSecond)), ("peakRSSBytes", jint(run.peakRSSBytes)),
-                          ("coresUsed", jint(min(run.jobs, p.machine.cores))),
+                          ("coresUsed", jint(min(run.jobs, p.machine.cores))), ("workersUsed", jint(run.workersUsed)),
                           ("harnessCPUSeconds", jnum(harnessCPUSeconds)), ("pipelineSeconds", jnum(pipelineSeconds)),
                           ("scanSeconds", jnum(scanSeconds)), ("scanCPUSeconds", jnum(scanCPUSeconds))])),
             ("passed", .bool(passed)),

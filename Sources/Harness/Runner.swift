@@ -90,7 +90,9 @@ public struct FixtureOutcome: Sendable {
 
 /// How a run executes.
 public struct RunSettings: Sendable {
-    /// Worker threads (>= 1).
+    /// Workers requested (>= 1). Dispatch's `concurrentPerform` runs at most one worker per
+    /// available core, so a value above the core count behaves like the core count (memory
+    /// stays bounded by the workers that actually run; `RunResult.workersUsed` says how many).
     public var jobs: Int
     /// Pipeline runs per fixture (>= 1); every timing sample is kept.
     public var repeats: Int
@@ -114,6 +116,8 @@ public struct RunResult: Sendable {
     public var wallSeconds: Double
     public var jobs: Int
     public var repeats: Int
+    /// Distinct workers that ran at least one fixture.
+    public var workersUsed: Int { Set(outcomes.flatMap { $0.spans.map(\.worker) }).count }
     /// Peak resident memory of the process at the end of the run, bytes.
     public var peakRSSBytes: Int
     public var fixturesPerSecond: Double { wallSeconds > 0 ? Double(outcomes.count) / wallSeconds : 0 }

@@ -38,6 +38,7 @@ struct RunnerTests {
         #expect(strippingTimings(one.jsonValue) == strippingTimings(three.jsonValue))
         #expect(one.detectionsCSV == two.detectionsCSV)
         #expect(two.run.jobs == 2)
+        #expect(one.run.workersUsed == 1 && two.run.workersUsed >= 1 && two.run.workersUsed <= 2)
         // Order follows the sorted paths whatever the completion order.
         #expect(two.outcomes.map(\.fixture.path) == one.outcomes.map(\.fixture.path))
         #expect(one.outcomes.map(\.status) == [.scored, .scored, .scored, .scored, .unlabelled])

@@ -41,7 +41,7 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Report directory (created if missing).", valueName: "DIR"))
     var out: String = "cellqa-report"
 
-    @Option(name: .long, help: "Worker threads (default: the number of cores available).")
+    @Option(name: .long, help: "Worker threads (default: the number of cores available; Dispatch runs at most one per core).")
     var jobs: Int?
 
     @Option(name: .customLong("repeat"), help: ArgumentHelp("Run each fixture K times and keep every timing sample.", valueName: "K"))
