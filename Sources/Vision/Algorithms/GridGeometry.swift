@@ -83,14 +83,20 @@ public func projectionProfile(_ plane: Plane, normalAngle: Double) -> (profile: 
     let lo = corners.min()!, hi = corners.max()!
     let bins = Int(hi - lo) + 1
     var sums = [Double](repeating: 0, count: bins), counts = [Double](repeating: 0, count: bins)
+    // Per row the bin index advances by nx per pixel: accumulate in Float per row segment.
     plane.data.withUnsafeBufferPointer { d in
-        for y in 0..<h {
-            let base = Double(y) * ny - lo
-            let row = d.baseAddress! + y * w
-            for x in 0..<w {
-                let b = min(bins - 1, max(0, Int(base + Double(x) * nx)))
-                sums[b] += Double(row[x])
-                counts[b] += 1
+        sums.withUnsafeMutableBufferPointer { sm in
+            counts.withUnsafeMutableBufferPointer { ct in
+                let fx = Float(nx)
+                for y in 0..<h {
+                    let base = Float(Double(y) * ny - lo)
+                    let row = d.baseAddress! + y * w
+                    for x in 0..<w {
+                        let b = min(bins - 1, max(0, Int(base + Float(x) * fx)))
+                        sm[b] += Double(row[x])
+                        ct[b] += 1
+                    }
+                }
             }
         }
     }

@@ -38,19 +38,34 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
     plane.data.withUnsafeBufferPointer { src in
         for k in 0..<rows {
             let base = Double(k - maxShift)
-            // Valid columns: 0 <= base + m * slope <= h - 1, a contiguous range.
-            var first = -1, n = 0
-            for m in 0..<w {
-                let y = base + Double(m) * slope
-                if y < 0 || y > Double(h - 1) { if first >= 0 { break } else { continue } }
-                if first < 0 { first = m }
-                let y0 = min(Int(y), h - 2 >= 0 ? h - 2 : 0), a = Float(y - Double(y0))
-                let y1 = min(y0 + 1, h - 1)
-                line[n] = src[y0 * w + m] * (1 - a) + src[y1 * w + m] * a
-                n += 1
+            // Valid columns: 0 <= base + m * slope <= h - 1, a contiguous range found directly
+            // (scanning every column of every sheared row would cost 3x more at 45 degrees).
+            var lowest = 0.0, highest = Double(w - 1)
+            if slope > 1e-12 {
+                lowest = max(lowest, (-base) / slope)
+                highest = min(highest, (Double(h - 1) - base) / slope)
+            } else if slope < -1e-12 {
+                lowest = max(lowest, (Double(h - 1) - base) / slope)
+                highest = min(highest, (-base) / slope)
+            } else if base < 0 || base > Double(h - 1) {
+                continue
             }
-            guard n > 0 else { continue }
-            let blocks = max(1, Int((Double(n) / Double(block)).rounded()))
+            let first = Int(lowest.rounded(.up)), last = Int(highest.rounded(.down))
+            guard first <= last else { continue }
+            // Every other column along the row: the estimate is interpolated between block
+            // centres anyway, so this halves the work without losing the line.
+            var n = 0
+            let top = max(0, h - 2)
+            var m = first
+            while m <= last {
+                let y = max(0, base + Double(m) * slope)
+                let y0 = min(Int(y), top), a = Float(y - Double(y0))
+                let y1 = min(y0 + 1, h - 1)
+                line[n] = src[y0 &* w &+ m] * (1 - a) + src[y1 &* w &+ m] * a
+                n &+= 1
+                m &+= 2
+            }
+            let blocks = max(1, Int((Double(n) / Double(max(2, block / 2))).rounded()))
             let size = Double(n) / Double(blocks)
             for b in 0..<blocks {
                 let lo = Int((Double(b) * size).rounded()), hi = max(lo + 1, Int((Double(b + 1) * size).rounded()))
@@ -59,28 +74,37 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
                 medians[b] = selectKth(&scratch, Int(Double(scratch.count - 1) * q)) ?? 0
             }
             let row = k * w
-            for i in 0..<n {
-                let t = (Double(i) + 0.5) / size - 0.5
+            for column in first...last {
+                // Sample index of this column is (column - first) / 2.
+                let t = (Double(column - first) / 2 + 0.5) / size - 0.5
                 let b0 = max(0, min(blocks - 1, Int(t.rounded(.down))))
                 let b1 = min(blocks - 1, b0 + 1)
                 let a = Float(max(0, min(1, t - Double(b0))))
-                estimate[row + first + i] = medians[b0] + (medians[b1] - medians[b0]) * a
+                estimate[row + column] = medians[b0] + (medians[b1] - medians[b0]) * a
             }
         }
     }
-    // Shear back: pixel (m, y) lies on sheared row u = y + maxShift - m * slope.
+    // Shear back: pixel (m, y) lies on sheared row u = y + maxShift - m * slope, i.e. row
+    // kBase[m] + y with the same fraction for the whole column.
+    var kBase = [Int](repeating: 0, count: w), frac = [Float](repeating: 0, count: w)
+    for m in 0..<w {
+        let u = Double(maxShift) - Double(m) * slope
+        let k = u.rounded(.down)
+        kBase[m] = Int(k)
+        frac[m] = Float(u - k)
+    }
     var out = Plane(width: w, height: h)
-    out.data.withUnsafeMutableBufferPointer { dst in
-        for y in 0..<h {
-            for m in 0..<w {
-                let u = Double(y + maxShift) - Double(m) * slope
-                let k0 = max(0, min(rows - 1, Int(u.rounded(.down))))
-                let k1 = min(rows - 1, k0 + 1)
-                let a = Float(max(0, min(1, u - Double(k0))))
-                let e0 = estimate[k0 * w + m], e1 = estimate[k1 * w + m]
-                let v: Float
-                if e0.isNaN { v = e1.isNaN ? 0 : e1 } else if e1.isNaN { v = e0 } else { v = e0 + (e1 - e0) * a }
-                dst[y * w + m] = v
+    estimate.withUnsafeBufferPointer { est in
+        out.data.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<h {
+                let o = dst.baseAddress! + y * w
+                for m in 0..<w {
+                    let k0 = min(rows - 1, max(0, kBase[m] &+ y)), k1 = min(rows - 1, k0 &+ 1)
+                    let e0 = est[k0 &* w &+ m], e1 = est[k1 &* w &+ m]
+                    let a = frac[m]
+                    // NaN marks a sheared row that does not reach this column.
+                    o[m] = e0.isNaN ? (e1.isNaN ? 0 : e1) : (e1.isNaN ? e0 : e0 + (e1 - e0) * a)
+                }
             }
         }
     }

@@ -57,7 +57,7 @@ func refineLineNormal(_ contrast: Plane, degrees: Double) -> Double {
         return energy
     }
     var best = degrees, bestValue = sharpness(degrees)
-    for (step, reach) in [(0.5, 6), (0.1, 4), (0.05, 1)] {
+    for (step, reach) in [(0.5, 6), (0.15, 2), (0.05, 1)] {
         let centre = best
         for k in -reach...reach where k != 0 {
             let candidate = centre + Double(k) * step
