@@ -73,6 +73,22 @@ extension RunReport {
             }
             out.append("")
         }
+        var fixtureProblemLines: [String] = []
+        for o in outcomes {
+            guard let s = o.score else { continue }
+            for c in s.expectChecks where !c.passed {
+                fixtureProblemLines.append("- `\(markdownCode(o.fixture.path))`: \(c.key) count \(c.actual), expected \(describe(c.range))")
+            }
+            if let blank = s.blankDetections, blank > 0 {
+                fixtureProblemLines.append("- `\(markdownCode(o.fixture.path))`: \(blank) detection\(blank == 1 ? "" : "s") on a blank control")
+            }
+        }
+        if !fixtureProblemLines.isEmpty {
+            out.append("### Failed expect ranges and blank controls (\(fixtureProblemLines.count))")
+            out.append("")
+            appendLimited(&out, fixtureProblemLines, what: "fixture problems") { $0 }
+            out.append("")
+        }
         let errored = outcomes.filter { $0.status == .errored }
         if !errored.isEmpty {
             out.append("### Errored fixtures (\(errored.count))")

@@ -130,6 +130,9 @@ struct ReportTests {
         let lenient = counts(Acceptance(limits: GateLimits(minPrecision: 0.5)))
         #expect(lenient.testcases == 1 + 1 && lenient.failures == 1)
         #expect(lenient.classnames == ["sub", "gates"])
+        let md = RunReport(run: run, acceptance: Acceptance(), provenance: provenance).markdown
+        #expect(md.contains("- `sub/b.png`: total count 2, expected [any, 0]"))
+        #expect(md.contains("- `sub/b.png`: 2 detections on a blank control"))
     }
 
     @Test func validatorFindsViolations() throws {
