@@ -1,8 +1,11 @@
 /// Exact minimum-cost maximum-cardinality matching on a sparse bipartite graph with integer
-/// costs: successive shortest augmenting paths (min-cost flow with unit capacities), each path
+/// costs, used when costs are too large for `rowByRowAssignment`'s dummy-column bound (allowed
+/// distances of about 10^5 px and more): successive shortest augmenting paths (min-cost flow with unit capacities), each path
 /// found by Dijkstra on reduced costs with node potentials (Johnson), stopping as soon as the
 /// sink is settled. Every intermediate matching is cheapest for its size, so the final one
-/// (no augmenting path left: maximum cardinality) is the cheapest maximum matching.
+/// (no augmenting path left: maximum cardinality) is the cheapest maximum matching. Each
+/// search starts from every unmatched left node at once, so dense components cost
+/// O(nodes^2) and more; the row-by-row solver avoids that.
 ///
 /// Node numbering: left 0..<L, right L..<L+R, source L+R, sink L+R+1. Ties between equal
 /// distances are broken by the lower node number, so results depend only on the input order.

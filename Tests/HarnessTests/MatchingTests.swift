@@ -121,6 +121,51 @@ struct MatchingTests {
         }
     }
 
+    @Test func bothExactSolversAgreeOnRandomGraphs() {
+        // The row-by-row solver (used) and the successive-shortest-path solver (fallback for
+        // huge costs) on random sparse graphs with many equal costs, against exhaustive search.
+        var rng = SplitMix64(seed: 2024)
+        for _ in 0..<300 {
+            let nL = 1 + rng.nextIndex(below: 6), nR = 1 + rng.nextIndex(below: 6)
+            var edges: [(Int, Int, Int64)] = []
+            for u in 0..<nL { for v in 0..<nR where rng.nextIndex(below: 3) == 0 { edges.append((u, v, Int64(rng.nextIndex(below: 4)))) } }
+            var rows = [[(column: Int, cost: Int64)]](repeating: [], count: nL)
+            var ssp = AssignmentSolver(leftCount: nL, rightCount: nR)
+            for (u, v, c) in edges {
+                rows[u].append((v, c))
+                ssp.addEdge(left: u, right: v, cost: c)
+            }
+            func score(_ a: [Int]) -> (Int, Int64) {
+                var n = 0, cost: Int64 = 0
+                for (u, v) in a.enumerated() where v >= 0 {
+                    n += 1
+                    cost += edges.first { $0.0 == u && $0.1 == v }?.2 ?? 1_000_000
+                }
+                return (n, cost)
+            }
+            var best = (0, Int64(0))
+            var used = [Bool](repeating: false, count: nR)
+            func go(_ u: Int, _ n: Int, _ c: Int64) {
+                if u == nL {
+                    if n > best.0 || (n == best.0 && c < best.1) { best = (n, c) }
+                    return
+                }
+                go(u + 1, n, c)
+                for (eu, v, ec) in edges where eu == u && !used[v] {
+                    used[v] = true
+                    go(u + 1, n + 1, c + ec)
+                    used[v] = false
+                }
+            }
+            go(0, 0, 0)
+            let rowResult = rowByRowAssignment(rows: rows, columnCount: nR)
+            #expect(rowResult.map(score) ?? (-1, -1) == best)
+            #expect(score(ssp.solve()) == best)
+        }
+        // Costs so large that the dummy bound would overflow: the row solver declines.
+        #expect(rowByRowAssignment(rows: [[(0, Int64.max / 4)], [(0, 1)]], columnCount: 1) == nil)
+    }
+
     @Test func denseGridOf2000CellsWithAmbiguousPredictions() {
         // 2000 labels on a 50 x 40 grid, 6 px apart, r = 10 (allowed 5 px), so a prediction
         // half-way between two labels reaches both and the allowed-pair graph is one big
