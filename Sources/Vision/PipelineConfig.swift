@@ -94,6 +94,8 @@ public struct PipelineConfig: Sendable, Equatable {
     public var maxGridAlignedEdges: Double = 0.45
     /// A boundary pixel's gradient must exceed this many gradient-noise standard deviations.
     public var edgeThresholdNoise: Double = 3
+    /// DoG: split elongated blobs (touching pairs) along their major axis instead of dropping them.
+    public var splitElongated: Bool = true
     /// Threshold detector: smallest circularity 4 pi A / P^2 (0 ... 1).
     public var minCircularity: Double = 0.3
     /// Threshold detector: smallest solidity A / convex hull area (0 ... 1).

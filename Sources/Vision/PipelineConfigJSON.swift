@@ -51,6 +51,7 @@ enum ConfigKey {
             .number("minEdgeRadiusFraction", \.minEdgeRadiusFraction, 0...10),
             .number("maxGridAlignedEdges", \.maxGridAlignedEdges, 0...1),
             .number("edgeThresholdNoise", \.edgeThresholdNoise, 0...1000),
+            .flag("splitElongated", \.splitElongated),
             .number("minCircularity", \.minCircularity, 0...1),
             .number("minSolidity", \.minSolidity, 0...1),
             .number("hueMinDeg", \.hueMinDeg, 0...360),

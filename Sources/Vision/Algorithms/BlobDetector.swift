@@ -13,8 +13,15 @@ public struct BlobDetectorSettings: Sendable, Equatable {
     public var minContrast: Double
     /// Largest principal-curvature ratio of the DoG at the peak (rejects ridges).
     public var maxEdgeRatio: Double
+    /// Split blobs whose curvature ratio lies between `maxEdgeRatio` and `maxSplitRatio` into
+    /// two candidates along their major axis (touching pairs) instead of dropping them.
+    public var splitElongated: Bool
+    public var maxSplitRatio: Double
     public init(minRadius: Double, maxRadius: Double, levels: Int = 8, minScore: Double = 6,
-                minContrast: Double = 0, maxEdgeRatio: Double = 6) {
+                minContrast: Double = 0, maxEdgeRatio: Double = 6, splitElongated: Bool = false,
+                maxSplitRatio: Double = 12) {
+        self.splitElongated = splitElongated
+        self.maxSplitRatio = maxSplitRatio
         self.minRadius = minRadius
         self.maxRadius = maxRadius
         self.levels = levels
@@ -81,6 +88,7 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
     scratch.reserveCapacity(w * h / 7 + 1)
     let noise = dogs.map { max(1e-6, robustNoise($0, stride: 13, scratch: &scratch)) }
     let edgeLimit = Float((settings.maxEdgeRatio + 1) * (settings.maxEdgeRatio + 1) / settings.maxEdgeRatio)
+    let splitLimit = Float((settings.maxSplitRatio + 1) * (settings.maxSplitRatio + 1) / settings.maxSplitRatio)
     // Peaks: spatial maxima of a level that still grow from the level below (objects smaller
     // than the range peak below it and fail). No test against the level above: next to a
     // touching neighbour the response keeps growing with scale, and requiring a scale maximum
@@ -110,7 +118,30 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
                                 let dxy = (d[i + w + 1] - d[i + w - 1] - d[i - w + 1] + d[i - w - 1]) * 0.25
                                 let det = dxx * dyy - dxy * dxy
                                 let tr = dxx + dyy
-                                if det <= 0 || tr * tr / det >= edgeLimit { continue }
+                                if det <= 0 { continue }
+                                if tr * tr / det >= edgeLimit {
+                                    // Elongated: two touching cells merged into one blob. Split it
+                                    // along its major axis into two half-size candidates (the
+                                    // boundary tests downstream reject a real ridge's halves).
+                                    guard settings.splitElongated, tr * tr / det < splitLimit else { continue }
+                                    // Major axis = eigenvector of the smaller |curvature|.
+                                    let half = (dxx - dyy) * 0.5
+                                    let root = (half * half + dxy * dxy).squareRoot()
+                                    let l1 = (dxx + dyy) * 0.5 + root   // closer to zero (both negative)
+                                    var ex = dxy, ey = l1 - dxx
+                                    if abs(ex) + abs(ey) < 1e-12 { ex = l1 - dyy; ey = dxy }
+                                    let norm2 = (ex * ex + ey * ey).squareRoot()
+                                    guard norm2 > 0 else { continue }
+                                    let rBlob = radius(Double(j)) / ringScale
+                                    let offset = 0.6 * rBlob
+                                    for sign in [-1.0, 1.0] {
+                                        peaks.append((Candidate(x: Double(x) + sign * offset * Double(ex / norm2),
+                                                                y: Double(y) + sign * offset * Double(ey / norm2),
+                                                                r: 0.65 * rBlob, score: Double(v / noise[j]),
+                                                                contrast: Double(v)), v * 0.9))
+                                    }
+                                    continue
+                                }
                                 let ox = dxx < 0 ? max(-0.5, min(0.5, -(d[i + 1] - d[i - 1]) / (2 * dxx))) : 0
                                 let oy = dyy < 0 ? max(-0.5, min(0.5, -(d[i + w] - d[i - w]) / (2 * dyy))) : 0
                                 let a = below[i], c = above[i]

@@ -101,7 +101,8 @@ struct CandidatesStage: Stage {
         case .dog:
             found = detectBlobs(cleaned, settings: BlobDetectorSettings(
                 minRadius: minR, maxRadius: maxR, levels: config.scaleLevels, minScore: config.minScore,
-                minContrast: config.minContrast, maxEdgeRatio: config.maxEdgeRatio))
+                minContrast: config.minContrast, maxEdgeRatio: config.maxEdgeRatio,
+                splitElongated: config.splitElongated))
         case .threshold:
             found = detectThresholdObjects(cleaned, settings: ThresholdDetectorSettings(
                 minRadius: minR, maxRadius: maxR, minScore: config.minScore, minContrast: config.minContrast,
