@@ -44,18 +44,12 @@ public struct RunInputError: Error, Sendable, CustomStringConvertible {
 }
 
 /// Scans the dataset, selects fixtures, runs them and builds the report.
-/// - Throws: `RunInputError` when the dataset root or labels root cannot be read or the glob
-///   is malformed. Per-fixture problems never throw: they become errored fixtures.
+/// - Throws: `RunInputError` when the dataset root or labels root cannot be read, the glob
+///   is malformed, or no fixture is selected. Per-fixture problems never throw: they become errored fixtures.
 public func performRun(_ request: RunRequest, progress: (any ProgressSink)? = nil) throws(RunInputError) -> RunReport {
     let startTime = isoTimestamp(Date())
     let scanStart = HarnessClock.wall()
     let scanCPUStart = HarnessClock.threadCPU()
-    var dataset: Dataset
-    do {
-        dataset = try Dataset.scan(root: request.datasetRoot, labelsRoot: request.labelsRoot)
-    } catch {
-        throw RunInputError("cannot read the dataset: \(error.description)")
-    }
     var glob: GlobPattern?
     if let filter = request.filter {
         do {
@@ -64,9 +58,23 @@ public func performRun(_ request: RunRequest, progress: (any ProgressSink)? = ni
             throw RunInputError("--filter: \(error.description)")
         }
     }
+    var dataset: Dataset
+    do {
+        dataset = try Dataset.scan(root: request.datasetRoot, labelsRoot: request.labelsRoot)
+    } catch {
+        throw RunInputError("cannot read the dataset: \(error.description)")
+    }
     if let glob { dataset = dataset.filtered(glob: glob) }
     if let tag = request.tag { dataset = dataset.filtered(tag: tag) }
     let fixtures = runFixtures(of: dataset, glob: glob, tagFiltered: request.tag != nil)
+    // An empty selection would pass every gate vacuously; a typo in --tag must not turn CI green.
+    guard !fixtures.isEmpty else {
+        var selection = ""
+        if let filter = request.filter { selection += " matching --filter \"\(filter)\"" }
+        if let tag = request.tag { selection += " with tag \"\(tag)\"" }
+        throw RunInputError("no fixtures\(selection) in \(dataset.root)"
+                            + (dataset.labelsRoot.map { " (labels: \($0))" } ?? ""))
+    }
 
     let contentHash: String
     do {

@@ -101,18 +101,28 @@ struct RunnerTests {
         #expect(RunInputError.exitCode == 2)
     }
 
-    @Test func inputErrorsThrow() {
+    @Test func inputErrorsThrow() throws {
         #expect(throws: RunInputError.self) {
             try performRun(RunRequest(datasetRoot: "/nonexistent/cellqa-dataset", labelsRoot: nil, toolVersion: "t"))
         }
+        let empty = try TestDataset(name: "empty")
+        defer { empty.remove() }
         #expect(throws: RunInputError.self) {
-            try performRun(RunRequest(datasetRoot: NSTemporaryDirectory(), labelsRoot: nil, filter: "[", toolVersion: "t"))
+            try performRun(RunRequest(datasetRoot: empty.root, labelsRoot: nil, filter: "[", toolVersion: "t"))
+        }
+        #expect { try performRun(RunRequest(datasetRoot: empty.root, labelsRoot: nil, toolVersion: "t")) } throws: { error in
+            (error as? RunInputError)?.description.hasPrefix("no fixtures in ") == true
         }
     }
 
     @Test func filterAndTagSelect() throws {
         let d = try TestDataset.standard(name: "select")
         defer { d.remove() }
+        var typo = request(d, jobs: 1)
+        typo.tag = "standrad"
+        #expect { try performRun(typo) } throws: { error in
+            (error as? RunInputError)?.description.contains("no fixtures with tag \"standrad\"") == true
+        }
         var r = request(d, jobs: 1)
         r.filter = "sub/**"
         #expect(try performRun(r).outcomes.map(\.fixture.path) == ["sub/b.png", "sub/c.png"])
