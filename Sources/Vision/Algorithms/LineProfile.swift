@@ -29,11 +29,21 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
     let slope = s / c
     let maxShift = Int((abs(slope) * Double(w - 1)).rounded(.up)) + 1
     let rows = h + 2 * maxShift
-    // Sheared row k samples y = k - maxShift + m * slope at column m.
-    var estimate = [Float](repeating: .nan, count: rows * w)
+    // Sheared row k samples y = k - maxShift + m * slope at column m. Pixel (m, y) lies on
+    // sheared row u = y + maxShift - m * slope = kBase[m] + frac[m] + y: it takes the rows
+    // kBase[m] + y and the next one with weights 1 - frac and frac. Each row's estimates are
+    // scattered straight into the output with those weights (normalised at the end), so no
+    // rows x width buffer is needed (at 45 degrees it would be 3.5x the image).
+    var kBase = [Int](repeating: 0, count: w), frac = [Float](repeating: 0, count: w)
+    for m in 0..<w {
+        let u = Double(maxShift) - Double(m) * slope
+        let k = u.rounded(.down)
+        kBase[m] = Int(k)
+        frac[m] = Float(u - k)
+    }
+    var out = Plane(width: w, height: h)
+    var weights = [Float](repeating: 0, count: w * h)
     var line = [Float](repeating: 0, count: w)
-    var scratch: [Float] = []
-    scratch.reserveCapacity(block)
     var medians = [Float](repeating: 0, count: w / block + 2)
     plane.data.withUnsafeBufferPointer { src in
         for k in 0..<rows {
@@ -57,55 +67,65 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
             var n = 0
             let top = max(0, h - 2)
             var m = first
+            var y = base + Double(first) * slope
+            let step = 2 * slope
             while m <= last {
-                let y = max(0, base + Double(m) * slope)
-                let y0 = min(Int(y), top), a = Float(y - Double(y0))
-                let y1 = min(y0 + 1, h - 1)
+                let yc = max(0, y)
+                let y0 = min(Int(yc), top), a = Float(yc - Double(y0))
+                let y1 = min(y0 &+ 1, h - 1)
                 line[n] = src[y0 &* w &+ m] * (1 - a) + src[y1 &* w &+ m] * a
                 n &+= 1
                 m &+= 2
+                y += step
             }
             let blocks = max(1, Int((Double(n) / Double(max(2, block / 2))).rounded()))
             let size = Double(n) / Double(blocks)
             for b in 0..<blocks {
                 let lo = Int((Double(b) * size).rounded()), hi = max(lo + 1, Int((Double(b + 1) * size).rounded()))
-                scratch.removeAll(keepingCapacity: true)
-                for i in lo..<min(hi, n) { scratch.append(line[i]) }
-                medians[b] = selectKth(&scratch, Int(Double(scratch.count - 1) * q)) ?? 0
+                // In place: each block is selected once and `line` is not needed afterwards.
+                let end = min(hi, n)
+                medians[b] = line.withUnsafeMutableBufferPointer { ln in
+                    let slice = UnsafeMutableBufferPointer(rebasing: ln[lo..<end])
+                    return selectKth(slice, Int(Double(slice.count - 1) * q))
+                }
             }
-            let row = k * w
-            for column in first...last {
-                // Sample index of this column is (column - first) / 2.
-                let t = (Double(column - first) / 2 + 0.5) / size - 0.5
-                let b0 = max(0, min(blocks - 1, Int(t.rounded(.down))))
-                let b1 = min(blocks - 1, b0 + 1)
-                let a = Float(max(0, min(1, t - Double(b0))))
-                estimate[row + column] = medians[b0] + (medians[b1] - medians[b0]) * a
+            // Position in block-centre units, t = ((column - first) / 2 + 0.5) / size - 0.5,
+            // advanced incrementally.
+            let dt = Float(0.5 / size)
+            var t = Float(0.5 / size - 0.5)
+            let lastBlock = blocks - 1
+            out.data.withUnsafeMutableBufferPointer { dst in
+                weights.withUnsafeMutableBufferPointer { wt in
+                    medians.withUnsafeBufferPointer { md in
+                        for column in first...last {
+                            let tc = max(0, t)
+                            let b0 = min(lastBlock, Int(tc))
+                            let b1 = min(lastBlock, b0 &+ 1)
+                            let a = min(1, tc - Float(b0))
+                            let v = md[b0] + (md[b1] - md[b0]) * a
+                            t += dt
+                            let f = frac[column]
+                            let y0 = k &- kBase[column]          // this row is its k0: weight 1 - f
+                            if y0 >= 0 && y0 < h {
+                                let i = y0 &* w &+ column
+                                dst[i] += v * (1 - f)
+                                wt[i] += 1 - f
+                            }
+                            let y1 = y0 &- 1                     // this row is its k1: weight f
+                            if y1 >= 0 && y1 < h {
+                                let i = y1 &* w &+ column
+                                dst[i] += v * f
+                                wt[i] += f
+                            }
+                        }
+                    }
+                }
             }
         }
     }
-    // Shear back: pixel (m, y) lies on sheared row u = y + maxShift - m * slope, i.e. row
-    // kBase[m] + y with the same fraction for the whole column.
-    var kBase = [Int](repeating: 0, count: w), frac = [Float](repeating: 0, count: w)
-    for m in 0..<w {
-        let u = Double(maxShift) - Double(m) * slope
-        let k = u.rounded(.down)
-        kBase[m] = Int(k)
-        frac[m] = Float(u - k)
-    }
-    var out = Plane(width: w, height: h)
-    estimate.withUnsafeBufferPointer { est in
-        out.data.withUnsafeMutableBufferPointer { dst in
-            for y in 0..<h {
-                let o = dst.baseAddress! + y * w
-                for m in 0..<w {
-                    let k0 = min(rows - 1, max(0, kBase[m] &+ y)), k1 = min(rows - 1, k0 &+ 1)
-                    let e0 = est[k0 &* w &+ m], e1 = est[k1 &* w &+ m]
-                    let a = frac[m]
-                    // NaN marks a sheared row that does not reach this column.
-                    o[m] = e0.isNaN ? (e1.isNaN ? 0 : e1) : (e1.isNaN ? e0 : e0 + (e1 - e0) * a)
-                }
-            }
+    out.data.withUnsafeMutableBufferPointer { dst in
+        weights.withUnsafeBufferPointer { wt in
+            for i in 0..<dst.count where wt[i] > 1e-6 { dst[i] /= wt[i] }
         }
     }
     return verticalMax(out, radius: 2)

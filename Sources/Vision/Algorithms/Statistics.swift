@@ -1,9 +1,14 @@
 /// k-th smallest element (0-based) by quickselect; reorders `values`. nil when empty.
 public func selectKth(_ values: inout [Float], _ k: Int) -> Float? {
     guard !values.isEmpty else { return nil }
-    let k = min(max(k, 0), values.count - 1)
-    return values.withUnsafeMutableBufferPointer { v -> Float in
-        var lo = 0, hi = v.count - 1
+    return values.withUnsafeMutableBufferPointer { selectKth($0, k) }
+}
+
+/// k-th smallest element (0-based, clamped) of a non-empty buffer by quickselect, in place.
+@inline(__always)
+func selectKth(_ v: UnsafeMutableBufferPointer<Float>, _ k: Int) -> Float {
+    let k = min(max(k, 0), v.count - 1)
+    var lo = 0, hi = v.count - 1
         while lo < hi {
             // Median of three pivot keeps sorted inputs linear.
             let mid = lo + (hi - lo) / 2
@@ -19,8 +24,7 @@ public func selectKth(_ values: inout [Float], _ k: Int) -> Float? {
             }
             if k <= j { hi = j } else if k >= i { lo = i } else { break }
         }
-        return v[k]
-    }
+    return v[k]
 }
 
 /// Median of |x| over every `stride`-th sample: the MAD of a zero-centred signal.
