@@ -30,8 +30,8 @@ public func peakResidentBytes() -> Int {
     return Int(usage.ru_maxrss) * 1024
 }
 
-/// Reads a small text file (for /proc and /etc facts); nil-free errors are just thrown away
-/// by callers that treat the fact as optional.
+/// Reads a small text file (/proc and /etc facts). Callers treat these facts as optional and
+/// ignore the error.
 func readSmallTextFile(_ path: String, limit: Int = 1 << 20) throws -> String {
     guard let file = fopen(path, "r") else { throw HarnessIOError.cannotRead(path) }
     defer { fclose(file) }
