@@ -78,7 +78,7 @@ import Testing
     @Test func helpListsEverySubcommand() throws {
         let help = try CellQABinary.run(["--help"])
         #expect(help.status == 0)
-        for name in ["validate", "inspect", "synth", "bench"] {
+        for name in ["validate", "inspect", "count", "config", "run", "synth", "bench"] {
             #expect(help.stdout.contains("  \(name) "), "missing \(name) in help")
         }
     }
