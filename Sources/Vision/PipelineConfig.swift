@@ -93,7 +93,7 @@ public struct PipelineConfig: Sendable, Equatable {
     /// rejects the inside of small ruling squares. 1 = off.
     public var maxGridAlignedEdges: Double = 0.45
     /// A boundary pixel's gradient must exceed this many gradient-noise standard deviations.
-    public var edgeThresholdNoise: Double = 3
+    public var edgeThresholdNoise: Double = 5
     /// DoG: split elongated blobs (touching pairs) along their major axis instead of dropping them.
     public var splitElongated: Bool = true
     /// Threshold detector: smallest circularity 4 pi A / P^2 (0 ... 1).
