@@ -76,13 +76,16 @@ public struct Acceptance: Sendable, Equatable {
     public var limits: GateLimits
     /// Sorted by tag.
     public var tagLimits: [(tag: String, limits: GateLimits)]
+    /// How a run is judged against a baseline (the file's `baseline` object; see `BaselinePolicy`).
+    public var baseline: BaselinePolicy
 
     public static let defaultLimits = GateLimits(minPrecision: 0.9, minRecall: 0.85, maxBlankDetections: 0,
                                                  maxErrored: 0, gateExpect: true)
 
     public init(description: String? = nil, limits: GateLimits = Acceptance.defaultLimits,
-                tagLimits: [(tag: String, limits: GateLimits)] = []) {
+                tagLimits: [(tag: String, limits: GateLimits)] = [], baseline: BaselinePolicy = BaselinePolicy()) {
         self.description = description
+        self.baseline = baseline
         self.limits = limits
         self.tagLimits = tagLimits.sorted { $0.tag < $1.tag }
     }
@@ -90,6 +93,7 @@ public struct Acceptance: Sendable, Equatable {
     public static func == (a: Acceptance, b: Acceptance) -> Bool {
         a.description == b.description && a.limits == b.limits
             && a.tagLimits.map(\.tag) == b.tagLimits.map(\.tag) && a.tagLimits.map(\.limits) == b.tagLimits.map(\.limits)
+            && a.baseline == b.baseline
     }
 
     /// Reads an acceptance file; errors name the file and JSON path.
@@ -101,6 +105,7 @@ public struct Acceptance: Sendable, Equatable {
     public static func parse(_ value: JSONValue, file: String?) throws(JSONError) -> Acceptance {
         let root = JSONCursor(value, file: file)
         var description: String?
+        var baseline = BaselinePolicy()
         var tagLimits: [(tag: String, limits: GateLimits)] = []
         var limitMembers: [(key: String, cursor: JSONCursor)] = []
         for (key, cursor) in try root.members() {
@@ -111,11 +116,12 @@ public struct Acceptance: Sendable, Equatable {
                     tagLimits.append((tag, try parseLimits(try tagCursor.members(), base: GateLimits(), allowTags: false)))
                 }
             case "$schema": _ = try cursor.string()
+            case "baseline": baseline = try BaselinePolicy.parse(cursor)
             default: limitMembers.append((key, cursor))
             }
         }
         let limits = try parseLimits(limitMembers, base: defaultLimits, allowTags: true)
-        return Acceptance(description: description, limits: limits, tagLimits: tagLimits)
+        return Acceptance(description: description, limits: limits, tagLimits: tagLimits, baseline: baseline)
     }
 
     static let limitKeys = ["minPrecision", "minRecall", "minF1", "minMacroF1", "maxBlankDetections",
@@ -138,7 +144,7 @@ public struct Acceptance: Sendable, Equatable {
             case "gateExpect": limits.gateExpect = isNull ? nil : try cursor.bool()
             case "stageBudgets": limits.stageBudgets = isNull ? [] : try budgets(cursor)
             default:
-                let known = (allowTags ? ["description", "tags"] : []) + limitKeys
+                let known = (allowTags ? ["description", "tags", "baseline"] : []) + limitKeys
                 throw cursor.error(message: "unknown key \"\(key)\" (known keys: \(known.joined(separator: ", ")))")
             }
         }

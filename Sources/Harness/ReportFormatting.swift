@@ -24,3 +24,21 @@ enum Show {
         return mb >= 1024 ? String(format: "%.2f GiB", mb / 1024) : String(format: "%.1f MiB", mb)
     }
 }
+
+extension Show {
+    /// "+0.0123" / "-0.0123" (4 decimals), "n/a" for nil.
+    static func signed(_ x: Double?, _ digits: Int = 4) -> String {
+        guard let x, x.isFinite else { return "n/a" }
+        return (x >= 0 ? "+" : "") + String(format: "%.\(digits)f", x)
+    }
+    /// "+12.3%" from a fraction.
+    static func signedPercent(_ x: Double?) -> String {
+        guard let x, x.isFinite else { return "n/a" }
+        return (x >= 0 ? "+" : "") + String(format: "%.1f%%", x * 100)
+    }
+    /// "0.0123", "<1e-4".
+    static func pValue(_ p: Double?) -> String {
+        guard let p, p.isFinite else { return "n/a" }
+        return p < 1e-4 ? "<1e-4" : String(format: "%.4f", p)
+    }
+}

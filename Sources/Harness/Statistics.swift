@@ -202,3 +202,53 @@ public enum MannWhitney {
         return MannWhitneyResult(u: u, z: z, pValue: min(1, erfc(z.magnitude / 2.0.squareRoot())))
     }
 }
+
+extension Bootstrap {
+    /// Percentile bootstrap like `interval`, for statistics that can be undefined on a resample
+    /// (a resample of blank controls has no recall): undefined resamples are skipped and
+    /// counted. nil when the statistic is undefined on the original sample or on every resample.
+    /// - Returns: the interval (its `resamples` = the defined ones) and the number skipped.
+    public static func intervalSkippingUndefined(sampleCount: Int, resamples: Int = 2000, confidence: Double = 0.95,
+                                                 seed: UInt64 = 0x5EED,
+                                                 statistic: ([Int]) -> Double?) -> (interval: BootstrapInterval, skipped: Int)? {
+        guard sampleCount > 0, resamples > 0, let estimate = statistic(Array(0..<sampleCount)), estimate.isFinite else { return nil }
+        var rng = SplitMix64(seed: seed)
+        var values: [Double] = []
+        values.reserveCapacity(resamples)
+        var indices = [Int](repeating: 0, count: sampleCount)
+        for _ in 0..<resamples {
+            for k in 0..<sampleCount { indices[k] = rng.nextIndex(below: sampleCount) }
+            if let v = statistic(indices), v.isFinite { values.append(v) }
+        }
+        guard !values.isEmpty else { return nil }
+        values.sort()
+        let tail = (1 - confidence) / 2 * 100
+        return (BootstrapInterval(estimate: estimate, lower: Statistics.percentile(sorted: values, tail) ?? .nan,
+                                  upper: Statistics.percentile(sorted: values, 100 - tail) ?? .nan,
+                                  confidence: confidence, resamples: values.count), resamples - values.count)
+    }
+}
+
+/// The sign test: of `wins + losses` non-tied pairs, is the split compatible with a fair coin?
+public enum SignTest {
+    /// Exact two-sided binomial p-value (as scipy's `binomtest(wins, wins + losses, 0.5)`):
+    /// the probability, under p = 1/2, of a split at least as uneven as the one seen. 1 when
+    /// there is no untied pair. Computed in log space, so any count works.
+    public static func pValue(wins: Int, losses: Int) -> Double {
+        let n = wins + losses
+        guard n > 0, wins >= 0, losses >= 0 else { return 1 }
+        let k = min(wins, losses)
+        // P(X <= k) for X ~ Bin(n, 1/2); by symmetry the two-sided p is twice that (capped at 1).
+        let logHalfN = Double(n) * log(0.5)
+        var logTerms: [Double] = []
+        logTerms.reserveCapacity(k + 1)
+        var logChoose = 0.0 // log C(n, 0)
+        for i in 0...k {
+            if i > 0 { logChoose += log(Double(n - i + 1)) - log(Double(i)) }
+            logTerms.append(logChoose + logHalfN)
+        }
+        let top = logTerms.max() ?? 0
+        let tail = exp(top) * logTerms.reduce(0) { $0 + exp($1 - top) }
+        return min(1, 2 * tail)
+    }
+}

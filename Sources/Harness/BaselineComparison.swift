@@ -1,0 +1,252 @@
+/// The outcome of comparing one metric or stage with the baseline.
+public enum Verdict: String, Sendable, Equatable {
+    case improved
+    case unchanged
+    case regressed
+    /// Not judged: undefined on one side, or timings from different machines.
+    case notCompared = "not-compared"
+
+    /// ▲ better, ▼ worse, = unchanged, · not compared.
+    public var arrow: String {
+        switch self {
+        case .improved: return "▲"
+        case .regressed: return "▼"
+        case .unchanged: return "="
+        case .notCompared: return "·"
+        }
+    }
+}
+
+/// One accuracy metric, baseline against current, over the fixtures scored in both.
+public struct MetricComparison: Sendable, Equatable {
+    public var metric: ComparedMetric
+    /// "all" or "tag:<tag>".
+    public var scope: String
+    public var baseline: Double?
+    public var current: Double?
+    /// current - baseline.
+    public var difference: Double?
+    /// Paired bootstrap interval of the difference (resampling fixtures).
+    public var interval: BootstrapInterval?
+    public var tolerance: Tolerance
+    public var verdict: Verdict
+    /// Why, in one line.
+    public var detail: String
+    public var label: String { scope == "all" ? metric.rawValue : "\(metric.rawValue) [\(scope)]" }
+}
+
+/// One stage's (or the total's) timings, baseline against current.
+public struct StageComparison: Sendable, Equatable {
+    public var stage: String
+    public var clock: TimingClock
+    public var baselineMedianMs: Double?
+    public var currentMedianMs: Double?
+    /// current median / baseline median.
+    public var ratio: Double?
+    public var mannWhitney: MannWhitneyResult?
+    public var baselineSamples: Int
+    public var currentSamples: Int
+    public var verdict: Verdict
+    public var detail: String
+}
+
+/// Everything a run learned from its baseline.
+public struct BaselineComparison: Sendable, Equatable {
+    public var baselineSource: String
+    public var baselineConfigHash: String
+    public var currentConfigHash: String
+    /// Fixtures scored in both runs (the paired sample of the bootstrap).
+    public var pairedFixtures: Int
+    /// Fixtures present in only one of the runs, or scored in only one.
+    public var unpairedFixtures: [String]
+    public var metrics: [MetricComparison]
+    public var stages: [StageComparison]
+    /// Whether timings were judged (same machine, or forced); `timingNote` says why not.
+    public var timingsCompared: Bool
+    public var timingNote: String
+    public var policy: BaselinePolicy
+
+    public var regressions: [String] {
+        metrics.filter { $0.verdict == .regressed }.map(\.label)
+            + stages.filter { $0.verdict == .regressed }.map { "time:\($0.stage)" }
+    }
+    public var improvements: [String] {
+        metrics.filter { $0.verdict == .improved }.map(\.label)
+            + stages.filter { $0.verdict == .improved }.map { "time:\($0.stage)" }
+    }
+    public var hasRegression: Bool { !regressions.isEmpty }
+    public var onlyImprovements: Bool { regressions.isEmpty && !improvements.isEmpty }
+}
+
+/// Exit codes of `cellqa run --baseline` and `cellqa compare`.
+public enum ComparisonExitCode {
+    public static let success: Int32 = 0
+    public static let gateFailed: Int32 = 1
+    public static let inputError: Int32 = 2
+    public static let regression: Int32 = 3
+    public static let onlyImprovements: Int32 = 4
+
+    /// Precedence: a failed acceptance gate (1) over a regression (3) over improvements
+    /// reported with `failOnImprovement` (4); otherwise 0. (2 is decided before any run.)
+    public static func code(gatesPassed: Bool, comparison: BaselineComparison?, failOnImprovement: Bool) -> Int32 {
+        if !gatesPassed { return gateFailed }
+        guard let comparison else { return success }
+        if comparison.hasRegression { return regression }
+        if failOnImprovement && comparison.onlyImprovements { return onlyImprovements }
+        return success
+    }
+}
+
+/// Refusal to compare runs of different inputs.
+public struct BaselineMismatchError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Compares `current` with `baseline` under `policy`.
+///
+/// Accuracy: fixtures are paired by path (scored in both); each metric's difference gets a
+/// paired percentile bootstrap interval (`policy.resamples` resamples of the fixtures, fixed
+/// seed). Regressed = the worsening exceeds the tolerance AND the whole interval lies on the
+/// worse side of 0; improved symmetrically; otherwise unchanged.
+///
+/// Timings (when `compareTimings`): per stage and total, every sample of the paired fixtures
+/// on `policy.timingClock`; ratio = median(current) / median(baseline). A change below the noise
+/// floor is unchanged; regressed = ratio > 1 + tolerance AND Mann-Whitney p < alpha; improved =
+/// ratio < 1 - tolerance AND p < alpha.
+/// - Throws: `BaselineMismatchError` when the dataset content hashes differ and
+///   `allowDatasetChange` is false.
+public func compareWithBaseline(_ baseline: RunSnapshot, _ current: RunSnapshot, policy: BaselinePolicy,
+                                compareTimings: Bool? = nil,
+                                allowDatasetChange: Bool = false) throws(BaselineMismatchError) -> BaselineComparison {
+    if baseline.datasetHash != current.datasetHash && !allowDatasetChange {
+        throw BaselineMismatchError("the dataset changed since the baseline \(baseline.source) was recorded "
+                                    + "(content hash \(baseline.datasetHash) there, \(current.datasetHash) now); "
+                                    + "re-record it (cellqa run --record) or pass --allow-dataset-change")
+    }
+    let currentByPath = Dictionary(current.fixtures.map { ($0.path, $0) }, uniquingKeysWith: { a, _ in a })
+    var a: [FixtureRecord] = [], b: [FixtureRecord] = []
+    var unpaired: [String] = []
+    for f in baseline.fixtures {
+        if let g = currentByPath[f.path], f.isScored && g.isScored {
+            a.append(f)
+            b.append(g)
+        } else {
+            unpaired.append(f.path)
+        }
+    }
+    let baselinePaths = Set(baseline.fixtures.map(\.path))
+    for g in current.fixtures where !baselinePaths.contains(g.path) { unpaired.append(g.path) }
+    unpaired.sort { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+
+    var metrics: [MetricComparison] = []
+    let all = Array(a.indices)
+    for metric in ComparedMetric.allCases {
+        metrics.append(compareMetric(metric, scope: "all", a, b, subset: all, tolerance: policy.tolerance(metric), policy: policy))
+    }
+    for (tag, tolerances) in policy.tagTolerances {
+        let subset = a.indices.filter { a[$0].tags.contains(tag) }
+        for metric in ComparedMetric.allCases {
+            guard let tolerance = tolerances[metric] else { continue }
+            metrics.append(compareMetric(metric, scope: "tag:\(tag)", a, b, subset: subset, tolerance: tolerance, policy: policy))
+        }
+    }
+
+    let sameMachine = baseline.machine.cpuModel == current.machine.cpuModel && baseline.machine.cores == current.machine.cores
+    let timed = compareTimings ?? sameMachine
+    let note: String
+    if timed {
+        note = sameMachine ? "same machine type (\(current.machine.cpuModel), \(current.machine.cores) cores)"
+                           : "forced with --compare-timings across different machines"
+    } else {
+        note = compareTimings == false ? "timings not compared (--no-compare-timings)"
+            : "timings not compared: baseline from \(baseline.machine.cpuModel) (\(baseline.machine.cores) cores), "
+              + "this run on \(current.machine.cpuModel) (\(current.machine.cores) cores); --compare-timings forces it"
+    }
+    let paths = Set(a.map(\.path))
+    var stages: [StageComparison] = []
+    var names = baseline.stageNames
+    for n in current.stageNames where !names.contains(n) { names.append(n) }
+    for stage in names {
+        let x = baseline.timingSamples(stage: stage, clock: policy.timingClock, paths: paths)
+        let y = current.timingSamples(stage: stage, clock: policy.timingClock, paths: paths)
+        stages.append(compareStageTimings(stage: stage, x, y, policy: policy, judged: timed, note: note))
+    }
+    return BaselineComparison(baselineSource: baseline.source, baselineConfigHash: baseline.configHash,
+                              currentConfigHash: current.configHash, pairedFixtures: a.count, unpairedFixtures: unpaired,
+                              metrics: metrics, stages: stages, timingsCompared: timed, timingNote: note, policy: policy)
+}
+
+/// One metric's verdict over the paired fixtures `subset` (indices into `a` and `b`).
+func compareMetric(_ metric: ComparedMetric, scope: String, _ a: [FixtureRecord], _ b: [FixtureRecord],
+                   subset: [Int], tolerance: Tolerance, policy: BaselinePolicy) -> MetricComparison {
+    let base = metric.value(a, indices: subset)
+    let cur = metric.value(b, indices: subset)
+    var result = MetricComparison(metric: metric, scope: scope, baseline: base, current: cur, difference: nil,
+                                  interval: nil, tolerance: tolerance, verdict: .notCompared, detail: "")
+    guard let base, let cur else {
+        result.detail = subset.isEmpty ? "no paired fixture in \(scope)" : "undefined on \(base == nil ? "the baseline" : "this run")"
+        return result
+    }
+    let difference = cur - base
+    result.difference = difference
+    let ci = Bootstrap.intervalSkippingUndefined(sampleCount: subset.count, resamples: policy.resamples,
+                                                 confidence: policy.confidence, seed: policy.seed) { idx in
+        let chosen = idx.map { subset[$0] }
+        guard let x = metric.value(a, indices: chosen), let y = metric.value(b, indices: chosen) else { return nil }
+        return y - x
+    }?.interval
+    result.interval = ci
+    let allowance = tolerance.allowance(base: base)
+    // Positive = better, whatever the metric's direction.
+    let gain = metric.higherIsBetter ? difference : -difference
+    let (lo, hi) = ci.map { metric.higherIsBetter ? ($0.lower, $0.upper) : (-$0.upper, -$0.lower) } ?? (0, 0)
+    let ciText = ci.map { "\(Int(($0.confidence * 100).rounded()))% CI [\(Show.signed($0.lower)), \(Show.signed($0.upper))]" } ?? "no CI"
+    if -gain > allowance && hi < 0 {
+        result.verdict = .regressed
+        result.detail = "worse by \(Show.fixed(-gain)) (tolerance \(tolerance.description)), \(ciText) entirely worse"
+    } else if gain > allowance && lo > 0 {
+        result.verdict = .improved
+        result.detail = "better by \(Show.fixed(gain)) (tolerance \(tolerance.description)), \(ciText) entirely better"
+    } else {
+        result.verdict = .unchanged
+        let why = gain.magnitude <= allowance ? "within tolerance \(tolerance.description)" : "\(ciText) includes 0"
+        result.detail = "change \(Show.signed(difference)), \(why)"
+    }
+    return result
+}
+
+/// One stage's timing verdict from the two runs' samples (milliseconds).
+func compareStageTimings(stage: String, _ x: [Double], _ y: [Double], policy: BaselinePolicy, judged: Bool,
+                    note: String) -> StageComparison {
+    let mx = Statistics.median(x), my = Statistics.median(y)
+    var result = StageComparison(stage: stage, clock: policy.timingClock, baselineMedianMs: mx, currentMedianMs: my,
+                                 ratio: nil, mannWhitney: MannWhitney.test(y, x), baselineSamples: x.count,
+                                 currentSamples: y.count, verdict: .notCompared, detail: note)
+    guard let mx, let my else {
+        result.detail = "no samples on \(mx == nil ? "the baseline" : "this run")"
+        return result
+    }
+    // Sub-microsecond medians: the clock's resolution, not the code, decides the ratio.
+    let floorMs = 0.001
+    let ratio = (mx > floorMs || my > floorMs) ? max(my, floorMs) / max(mx, floorMs) : 1
+    result.ratio = ratio
+    guard judged else { return result }
+    let p = result.mannWhitney?.pValue ?? 1
+    let change = ratio - 1
+    let text = "median \(Show.ms(mx)) -> \(Show.ms(my)) ms (\(Show.signedPercent(change))), Mann-Whitney p \(Show.pValue(p))"
+    if change.magnitude < policy.timingNoiseFloor {
+        result.verdict = .unchanged
+        result.detail = text + ", under the \(Show.percent(policy.timingNoiseFloor)) noise floor"
+    } else if change > policy.timingTolerance && p < policy.timingAlpha {
+        result.verdict = .regressed
+        result.detail = text + ", slower than the \(Show.percent(policy.timingTolerance)) tolerance and significant at \(formatGateNumber(policy.timingAlpha))"
+    } else if change < -policy.timingTolerance && p < policy.timingAlpha {
+        result.verdict = .improved
+        result.detail = text + ", faster beyond the \(Show.percent(policy.timingTolerance)) tolerance and significant"
+    } else {
+        result.verdict = .unchanged
+        result.detail = text + (change.magnitude <= policy.timingTolerance ? ", within the \(Show.percent(policy.timingTolerance)) tolerance" : ", not significant at \(formatGateNumber(policy.timingAlpha))")
+    }
+    return result
+}

@@ -1,0 +1,77 @@
+import JSON
+
+extension RunSnapshot {
+    /// Reads a `report.json` written by `cellqa run` (schemaVersion 1) back into a snapshot.
+    /// - Throws: `JSONError` naming the file and the JSON path of the first missing or
+    ///   mistyped member (a file that is not JSON names the byte offset).
+    public static func load(path: String) throws(JSONError) -> RunSnapshot {
+        try parse(JSONValue.load(path: path), file: path)
+    }
+
+    /// Whether a parsed JSON document looks like a report (it has `schemaVersion`), as
+    /// opposed to a pipeline config.
+    public static func isReport(_ value: JSONValue) -> Bool { value["schemaVersion"] != nil }
+
+    /// Reads an already parsed report document.
+    public static func parse(_ value: JSONValue, file: String?) throws(JSONError) -> RunSnapshot {
+        let root = JSONCursor(value, file: file)
+        let versionCursor = try root.required("schemaVersion")
+        let version = try versionCursor.int()
+        guard version == RunReport.schemaVersion else {
+            throw versionCursor.error(expected: "schemaVersion \(RunReport.schemaVersion)", actual: "\(version)")
+        }
+        let tool = try root.required("tool").required("version").string()
+        let configHash = try root.required("configHash").string()
+        let datasetHash = try root.required("dataset").required("contentHash").string()
+        let m = try root.required("machine")
+        let machine = MachineFacts(cores: try m.required("cores").int(), cpuModel: try m.required("cpuModel").string(),
+                                   os: try m.required("os").string(), kernel: try m.required("kernel").string())
+        let repeats = try root.required("run").required("repeats").int()
+        var fixtures: [FixtureRecord] = []
+        for f in try root.required("fixtures").array() {
+            fixtures.append(try parseFixture(f))
+        }
+        return RunSnapshot(source: file ?? "report", toolVersion: tool, configHash: configHash, datasetHash: datasetHash,
+                           machine: machine, repeats: repeats, fixtures: fixtures)
+    }
+
+    private static func parseFixture(_ f: JSONCursor) throws(JSONError) -> FixtureRecord {
+        let statusCursor = try f.required("status")
+        let statusName = try statusCursor.string()
+        guard let status = FixtureStatus(rawValue: statusName) else {
+            throw statusCursor.error(expected: "\"scored\", \"unlabelled\" or \"errored\"", actual: "\"\(statusName)\"")
+        }
+        var tags: [String] = []
+        for t in try f.required("tags").array() { tags.append(try t.string()) }
+        var record = FixtureRecord(path: try f.required("path").string(), status: status, tags: tags)
+        var timings: [TimingRecord] = []
+        for t in try f.required("timings").array() {
+            var wall: [Double] = [], cpu: [Double] = []
+            for v in try t.required("wallMs").array() { wall.append(try v.double()) }
+            for v in try t.required("cpuMs").array() { cpu.append(try v.double()) }
+            timings.append(TimingRecord(name: try t.required("name").string(), wallMs: wall, cpuMs: cpu))
+        }
+        record.timings = timings
+        guard status == .scored else { return record }
+        record.detection = DetectionCounts(tp: try count(f, "tp"), fp: try count(f, "fp"), fn: try count(f, "fn"))
+        let counts = try f.required("counts")
+        record.predicted = try count(counts.required("predicted"), "total")
+        record.labelled = try count(counts.required("labelled"), "total")
+        let confusion = try f.required("liveDeadConfusion")
+        let ll = try count(confusion, "liveAsLive"), ld = try count(confusion, "liveAsDead")
+        let dl = try count(confusion, "deadAsLive"), dd = try count(confusion, "deadAsDead")
+        record.classKnown = ll + ld + dl + dd
+        record.classCorrect = ll + dd
+        let blank = try f.required("blankDetections")
+        record.blankDetections = blank.isNull ? nil : try blank.int()
+        return record
+    }
+
+    /// A non-negative integer member.
+    private static func count(_ object: JSONCursor, _ key: String) throws(JSONError) -> Int {
+        let c = try object.required(key)
+        let v = try c.int()
+        guard v >= 0 else { throw c.error(expected: "a non-negative integer", actual: "\(v)") }
+        return v
+    }
+}
