@@ -65,51 +65,6 @@ public func radialEdgeCoverage(_ plane: Plane, x: Double, y: Double, r: Double, 
             facing > 0 ? Double(aligned) / Double(facing) : 0)
 }
 
-/// How radially symmetric the neighbourhood of a candidate is: the fraction of `sectors`
-/// rays (centre out to 1.5 r) whose intensity profile correlates (Pearson >= 0.5) with the
-/// mean profile of all rays.
-///
-/// A cell looks the same in every direction (centre, rim, halo at the same radii) and scores
-/// near 1. Leftovers of straight lines do not: rays across the line meet it at radius
-/// d / sin(angle), rays along it never. Neither do crossings, irregular debris or noise.
-/// - Parameters:
-///   - plane: flattened luminance.
-///   - x, y, r: candidate centre and radius, pixels of `plane`.
-///   - sectors: number of rays; steps: samples per ray.
-public func radialSymmetry(_ plane: Plane, x: Double, y: Double, r: Double, sectors: Int = 16, steps: Int = 8) -> Double {
-    guard sectors > 1, steps > 2, r > 0, plane.width >= 2, plane.height >= 2 else { return 0 }
-    var profiles = [Float](repeating: 0, count: sectors * steps)
-    var mean = [Float](repeating: 0, count: steps)
-    for s in 0..<sectors {
-        let a = (Double(s) + 0.5) / Double(sectors) * 2 * .pi
-        let ux = cos(a), uy = sin(a)
-        for k in 0..<steps {
-            let rho = 1.5 * r * Double(k) / Double(steps - 1)
-            let v = plane.bilinear(x + rho * ux, y + rho * uy)
-            profiles[s * steps + k] = v
-            mean[k] += v
-        }
-    }
-    for k in 0..<steps { mean[k] /= Float(sectors) }
-    func centred(_ values: ArraySlice<Float>) -> [Float] {
-        let m = values.reduce(0, +) / Float(values.count)
-        return values.map { $0 - m }
-    }
-    let mc = centred(mean[...])
-    let mNorm = mc.reduce(0) { $0 + $1 * $1 }.squareRoot()
-    guard mNorm > 0 else { return 0 }
-    var agreeing = 0
-    for s in 0..<sectors {
-        let pc = centred(profiles[(s * steps)..<((s + 1) * steps)])
-        let pNorm = pc.reduce(0) { $0 + $1 * $1 }.squareRoot()
-        guard pNorm > 0 else { continue }
-        var dot: Float = 0
-        for k in 0..<steps { dot += pc[k] * mc[k] }
-        if dot / (pNorm * mNorm) >= 0.5 { agreeing += 1 }
-    }
-    return Double(agreeing) / Double(sectors)
-}
-
 /// Robust noise of the central-difference x-derivative of a plane (plane units per pixel):
 /// the 25th percentile of |d/dx| over every `stride`-th sample, scaled to a standard deviation.
 public func gradientNoise(_ plane: Plane, stride: Int = 7) -> Float {
