@@ -26,6 +26,28 @@ static void cc_jpeg_error_exit(j_common_ptr cinfo) {
 
 static void cc_jpeg_output_message(j_common_ptr cinfo) { (void)cinfo; }
 
+/// Most scans accepted in a progressive JPEG. Encoders write about 10; libjpeg runs every scan
+/// over the whole coefficient buffer and only warns about repeated ones, so a small file of
+/// thousands of scans costs minutes of CPU (about 2 ms per scan and megapixel here).
+#define CC_JPEG_MAX_SCANS 200
+
+/// Progress monitor that stops a decode with too many scans.
+typedef struct {
+    struct jpeg_progress_mgr pub;
+    jpeg_error_context *errors;
+} jpeg_scan_limit;
+
+static void cc_jpeg_check_scans(j_common_ptr cinfo) {
+    if (!cinfo->is_decompressor) return;
+    jpeg_scan_limit *limit = (jpeg_scan_limit *)cinfo->progress;
+    if (((j_decompress_ptr)cinfo)->input_scan_number > CC_JPEG_MAX_SCANS) {
+        snprintf(limit->errors->message, sizeof limit->errors->message,
+                 "more than %d scans in a progressive JPEG", CC_JPEG_MAX_SCANS);
+        limit->errors->truncated = 0;
+        longjmp(limit->errors->jump, 1);
+    }
+}
+
 /// Warnings that mean the decoded pixels are not what the file should hold: libjpeg fills
 /// the missing or unreadable blocks and carries on.
 static int cc_jpeg_is_damage_warning(int code) {
@@ -100,6 +122,10 @@ static int cc_jpeg_run(const uint8_t *data, size_t size, uint64_t max_pixels, in
     memset(&cinfo, 0, sizeof cinfo);
     cc_jpeg_install_errors(&errors, strict);
     cinfo.err = &errors.pub;
+    jpeg_scan_limit scan_limit;
+    memset(&scan_limit, 0, sizeof scan_limit);
+    scan_limit.pub.progress_monitor = cc_jpeg_check_scans;
+    scan_limit.errors = &errors;
     if (setjmp(errors.jump)) {
         int status = errors.truncated ? CC_ERR_TRUNCATED
                    : errors.pub.msg_code == JERR_OUT_OF_MEMORY ? CC_ERR_NO_MEMORY : CC_ERR_CORRUPT;
@@ -109,6 +135,7 @@ static int cc_jpeg_run(const uint8_t *data, size_t size, uint64_t max_pixels, in
         return status;
     }
     jpeg_create_decompress(&cinfo);
+    cinfo.progress = &scan_limit.pub;
     jpeg_mem_src(&cinfo, data, (unsigned long)size);
     if (jpeg_read_header(&cinfo, TRUE) != JPEG_HEADER_OK) {
         cc_set_message(message, message_capacity, "JPEG holds tables only, no image");

@@ -60,6 +60,42 @@ static int cc_png_color(int color_type) {
     }
 }
 
+static uint32_t cc_png_be32(const uint8_t *p) {
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+/// Walks the chunk headers up to IEND and reports the first chunk other than IDAT whose length
+/// field runs past the end of the input. libpng allocates such a chunk's claimed length before
+/// reading it (and only warns when the length is over its chunk_malloc_max), so a 100-byte
+/// file could make it allocate 2 GB. IDAT is streamed by libpng and left to it. Returns 1 and
+/// fills `message` for such a chunk, else 0.
+static int cc_png_find_overlong_chunk(const uint8_t *data, size_t size, char *message, size_t capacity) {
+    size_t offset = 8;
+    while (size - offset >= 8) {
+        uint32_t length = cc_png_be32(data + offset);
+        const uint8_t *type = data + offset + 4;
+        size_t remaining = size - offset - 8;
+        int is_idat = memcmp(type, "IDAT", 4) == 0;
+        if (!is_idat && (size_t)length > remaining) {
+            char name[5];
+            for (int i = 0; i < 4; i++) name[i] = (type[i] >= 0x20 && type[i] < 0x7F) ? (char)type[i] : '?';
+            name[4] = '\0';
+            char text[CC_MESSAGE_CAPACITY];
+            snprintf(text, sizeof text, "file truncated: chunk %s at byte %zu claims %u bytes, but only %zu remain",
+                     name, offset, (unsigned)length, remaining);
+            cc_set_message(message, capacity, text);
+            return 1;
+        }
+        if (memcmp(type, "IEND", 4) == 0 || (size_t)length > remaining || remaining - length < 4) return 0;
+        offset += 12 + (size_t)length;
+    }
+    return 0;
+}
+
+/// Smallest per-chunk allocation cap (bytes); small files still get room for inflated
+/// metadata such as an ICC profile.
+#define CC_PNG_MIN_CHUNK_LIMIT ((size_t)1 << 20)
+
 /// Reads the header, checks the limit and, when `out` is non-NULL, decodes into it.
 static int cc_png_run(const uint8_t *data, size_t size, uint64_t max_pixels,
                       uint8_t *out, size_t out_capacity, cc_info *info,
@@ -70,6 +106,7 @@ static int cc_png_run(const uint8_t *data, size_t size, uint64_t max_pixels,
         cc_set_message(message, message_capacity, "not a PNG (signature mismatch)");
         return CC_ERR_NOT_FORMAT;
     }
+    if (cc_png_find_overlong_chunk(data, size, message, message_capacity)) return CC_ERR_TRUNCATED;
     png_read_context context;
     memset(&context, 0, sizeof context);
     context.data = data;
@@ -98,6 +135,9 @@ static int cc_png_run(const uint8_t *data, size_t size, uint64_t max_pixels,
     png_set_read_fn(png, &context, cc_png_read_memory);
     // Our pixel limit decides what is too large, not libpng's default 1M x 1M.
     png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+    // Bounds inflated zTXt/iTXt/iCCP data (over the cap libpng skips the chunk with a
+    // warning); lengths past the end of the input were refused above.
+    png_set_chunk_malloc_max(png, size < CC_PNG_MIN_CHUNK_LIMIT ? CC_PNG_MIN_CHUNK_LIMIT : size);
     png_read_info(png, png_info);
 
     png_uint_32 width = 0, height = 0;

@@ -263,3 +263,37 @@ enum DeflateBomb {
         var finished: [UInt8] { filled == 0 ? bytes : bytes + [UInt8(current)] }
     }
 }
+
+extension JPEG {
+    /// A uniform grey progressive JPEG whose shortest scan (header and entropy-coded data) is
+    /// repeated `repeats` more times before EOI. Repeated scans are only a warning to libjpeg,
+    /// which then runs every scan over the whole coefficient buffer: a small file that costs
+    /// minutes of CPU (the "many scans" attack).
+    static func scanBomb(width: Int, height: Int, repeats: Int) -> [UInt8] {
+        var options = cc_jpeg_encode_options(components: 3, quality: 80, progressive: 1, colorspace: 0,
+                                             adobe_marker: -1, full_chroma: 0)
+        let samples = [UInt8](repeating: 128, count: width * height * 3)
+        var output: UnsafeMutablePointer<UInt8>? = nil
+        var size = 0
+        var message = [CChar](repeating: 0, count: 512)
+        let status = samples.withUnsafeBufferPointer { pixels in
+            cc_jpeg_encode(pixels.baseAddress, UInt32(width), UInt32(height), &options, &output, &size, &message, 512)
+        }
+        defer { cc_free(output) }
+        guard status == CC_OK, let output else { return [] }
+        let bytes = Array(UnsafeBufferPointer(start: output, count: size))
+        // Scans run from their SOS marker to the next SOS or to EOI at the end of the file.
+        let starts = (0..<(bytes.count - 1)).filter { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xDA }
+        guard bytes.count > 4, bytes[bytes.count - 2] == 0xFF, bytes[bytes.count - 1] == 0xD9, !starts.isEmpty else {
+            return bytes
+        }
+        let ends = Array(starts.dropFirst()) + [bytes.count - 2]
+        var shortest = 0
+        for index in starts.indices where ends[index] - starts[index] < ends[shortest] - starts[shortest] { shortest = index }
+        let scan = bytes[starts[shortest]..<ends[shortest]]
+        var result = Array(bytes[..<(bytes.count - 2)])
+        result.reserveCapacity(result.count + scan.count * repeats + 2)
+        for _ in 0..<repeats { result += scan }
+        return result + [0xFF, 0xD9]
+    }
+}
