@@ -43,11 +43,21 @@ public struct RunInputError: Error, Sendable, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// Scans the dataset, selects fixtures, runs them and builds the report.
+/// The selected fixtures of a dataset, ready to run, with the dataset's identity.
+public struct PreparedDataset: Sendable {
+    public var root: String
+    public var labelsRoot: String?
+    public var fixtures: [RunFixture]
+    /// Content hash of the selection ("unreadable" when a file could not be read).
+    public var contentHash: String
+    public var scanSeconds: Double
+    public var scanCPUSeconds: Double
+}
+
+/// Scans the dataset and selects the fixtures of `request` (filter, tag).
 /// - Throws: `RunInputError` when the dataset root or labels root cannot be read, the glob
-///   is malformed, or no fixture is selected. Per-fixture problems never throw: they become errored fixtures.
-public func performRun(_ request: RunRequest, progress: (any ProgressSink)? = nil) throws(RunInputError) -> RunReport {
-    let startTime = isoTimestamp(Date())
+///   is malformed, or no fixture is selected.
+public func prepareDataset(_ request: RunRequest) throws(RunInputError) -> PreparedDataset {
     let scanStart = HarnessClock.wall()
     let scanCPUStart = HarnessClock.threadCPU()
     var glob: GlobPattern?
@@ -75,7 +85,6 @@ public func performRun(_ request: RunRequest, progress: (any ProgressSink)? = ni
         throw RunInputError("no fixtures\(selection) in \(dataset.root)"
                             + (dataset.labelsRoot.map { " (labels: \($0))" } ?? ""))
     }
-
     let contentHash: String
     do {
         contentHash = try dataset.contentHash()
@@ -83,19 +92,34 @@ public func performRun(_ request: RunRequest, progress: (any ProgressSink)? = ni
         // An unreadable file also shows up as an errored fixture; the hash then says so.
         contentHash = "unreadable"
     }
-    let scanSeconds = HarnessClock.wall() - scanStart
-    let scanCPUSeconds = HarnessClock.threadCPU() - scanCPUStart
-    let result = runFixtures(fixtures, pipeline: Pipeline(config: request.config), settings: request.settings,
+    return PreparedDataset(root: dataset.root, labelsRoot: dataset.labelsRoot, fixtures: fixtures, contentHash: contentHash,
+                           scanSeconds: HarnessClock.wall() - scanStart, scanCPUSeconds: HarnessClock.threadCPU() - scanCPUStart)
+}
+
+/// Scans the dataset, selects fixtures, runs them and builds the report.
+/// - Throws: `RunInputError` when the dataset root or labels root cannot be read, the glob
+///   is malformed, or no fixture is selected. Per-fixture problems never throw: they become errored fixtures.
+public func performRun(_ request: RunRequest, progress: (any ProgressSink)? = nil) throws(RunInputError) -> RunReport {
+    let startTime = isoTimestamp(Date())
+    let scanStart = HarnessClock.wall()
+    let prepared = try prepareDataset(request)
+    let result = runFixtures(prepared.fixtures, pipeline: Pipeline(config: request.config), settings: request.settings,
                              progress: progress)
-    let provenance = RunProvenance(
-        toolVersion: request.toolVersion, configHash: request.config.configHash, acceptanceHash: request.acceptanceHash,
-        datasetRoot: dataset.root, labelsRoot: dataset.labelsRoot, datasetHash: contentHash, filter: request.filter,
-        tag: request.tag, startTime: startTime, machine: MachineFacts.current())
-    var report = RunReport(run: result, acceptance: request.acceptance, provenance: provenance,
-                           outlierCut: request.outlierCut, scanSeconds: scanSeconds,
-                           scanCPUSeconds: scanCPUSeconds)
+    var report = makeReport(request, config: request.config, prepared: prepared, result: result, startTime: startTime)
     report.durationSeconds = HarnessClock.wall() - scanStart
     return report
+}
+
+/// The report of `result`, a run of `config` over `prepared` with the rest of `request`.
+public func makeReport(_ request: RunRequest, config: PipelineConfig, prepared: PreparedDataset, result: RunResult,
+                       startTime: String) -> RunReport {
+    let provenance = RunProvenance(
+        toolVersion: request.toolVersion, configHash: config.configHash, acceptanceHash: request.acceptanceHash,
+        datasetRoot: prepared.root, labelsRoot: prepared.labelsRoot, datasetHash: prepared.contentHash, filter: request.filter,
+        tag: request.tag, startTime: startTime, machine: MachineFacts.current())
+    return RunReport(run: result, acceptance: request.acceptance, provenance: provenance,
+                     outlierCut: request.outlierCut, scanSeconds: prepared.scanSeconds,
+                     scanCPUSeconds: prepared.scanCPUSeconds)
 }
 
 /// The run's fixture list: every dataset fixture, plus one errored entry per dataset problem
@@ -141,7 +165,7 @@ public func acceptanceFileHash(path: String) -> String {
 }
 
 /// "2026-11-22T03:04:05Z".
-func isoTimestamp(_ date: Date) -> String {
+public func isoTimestamp(_ date: Date) -> String {
     let formatter = ISO8601DateFormatter()
     formatter.formatOptions = [.withInternetDateTime]
     formatter.timeZone = TimeZone(identifier: "UTC")

@@ -96,6 +96,7 @@ extension RunReport {
                       ("z", jnum(o.z)), ("median", jnum(o.median))])
             })),
             ("fixtures", .array(outcomes.map(fixtureJSON))),
+            ("baseline", baseline?.jsonValue ?? .null),
         ])
     }
 

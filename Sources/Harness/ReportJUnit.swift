@@ -35,9 +35,11 @@ extension RunReport {
             }
         }
         let gateFailures = gates.filter { !$0.passed }.count
-        let tests = outcomes.count + gates.count
+        let baselineCases = baseline?.junitCases ?? []
+        let baselineFailures = baseline.map { $0.regressions.count } ?? 0
+        let tests = outcomes.count + gates.count + baselineCases.count
         var lines = ["<?xml version=\"1.0\" encoding=\"UTF-8\"?>"]
-        lines.append("<testsuites name=\"cellqa\" tests=\"\(tests)\" failures=\"\(fixtureFailures + gateFailures)\" "
+        lines.append("<testsuites name=\"cellqa\" tests=\"\(tests)\" failures=\"\(fixtureFailures + gateFailures + baselineFailures)\" "
                      + "errors=\"\(fixtureErrors)\" time=\"\(Show.seconds(run.wallSeconds))\">")
         lines.append("  <testsuite name=\"fixtures\" tests=\"\(outcomes.count)\" failures=\"\(fixtureFailures)\" "
                      + "errors=\"\(fixtureErrors)\" skipped=\"0\" time=\"\(Show.seconds(fixtureTime))\" timestamp=\"\(xmlEscape(provenance.startTime))\">")
@@ -46,6 +48,13 @@ extension RunReport {
         lines.append("  <testsuite name=\"gates\" tests=\"\(gates.count)\" failures=\"\(gateFailures)\" errors=\"0\" skipped=\"0\" time=\"0\">")
         lines += gateCases
         lines.append("  </testsuite>")
+        if !baselineCases.isEmpty {
+            let skipped = baselineCases.filter { $0.contains("<skipped") }.count
+            lines.append("  <testsuite name=\"baseline\" tests=\"\(baselineCases.count)\" failures=\"\(baselineFailures)\" errors=\"0\" "
+                         + "skipped=\"\(skipped)\" time=\"0\">")
+            lines += baselineCases
+            lines.append("  </testsuite>")
+        }
         lines.append("</testsuites>")
         return lines.joined(separator: "\n") + "\n"
     }

@@ -10,7 +10,9 @@ extension RunReport {
     public var markdown: String {
         var out: [String] = []
         let failed = failedGates
-        if failed.isEmpty {
+        if failed.isEmpty, let baseline, baseline.hasRegression {
+            out.append("## ❌ cellqa: all \(gates.count) gates passed, \(baseline.regressions.count) regression\(baseline.regressions.count == 1 ? "" : "s") against the baseline")
+        } else if failed.isEmpty {
             out.append("## ✅ cellqa: all \(gates.count) gates passed")
         } else {
             out.append("## ❌ cellqa: \(failed.count) of \(gates.count) gates failed")
@@ -20,6 +22,9 @@ extension RunReport {
                    + "\(run.jobs) jobs · \(Show.fixed(run.wallSeconds, 2)) s · \(Show.fixed(run.fixturesPerSecond, 2)) fixtures/s · "
                    + "peak RSS \(Show.bytes(run.peakRSSBytes)) · config `\(provenance.configHash)` · dataset `\(provenance.datasetHash)`")
         out.append("")
+        if let baseline {
+            out += baseline.markdownLines(title: "vs baseline")
+        }
         out.append("### Accuracy")
         out.append("")
         out.append("| metric | value |")

@@ -26,11 +26,7 @@ extension RunReport {
     /// - Returns: the paths written.
     @discardableResult
     public func writeReports(to directory: String) throws(ReportWriteError) -> [String] {
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw ReportWriteError(path: directory, reason: "cannot create directory (\(error.localizedDescription))")
-        }
+        try createReportDirectory(directory)
         var written: [String] = []
         let contents: [(String, () -> String)] = [
             (ReportFile.json, { self.jsonValue.serialized(pretty: true) + "\n" }),
@@ -46,6 +42,15 @@ extension RunReport {
             written.append(path)
         }
         return written
+    }
+}
+
+/// Creates `directory` and its parents when missing.
+public func createReportDirectory(_ directory: String) throws(ReportWriteError) {
+    do {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    } catch {
+        throw ReportWriteError(path: directory, reason: "cannot create directory (\(error.localizedDescription))")
     }
 }
 

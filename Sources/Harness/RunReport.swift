@@ -57,15 +57,23 @@ public struct RunReport: Sendable {
     /// Wall time from the start of the scan to the finished report (writing excluded),
     /// seconds; set by `performRun` (defaults to scan + run).
     public var durationSeconds: Double
+    /// The comparison with a stored baseline (`cellqa run --baseline`), when one was given.
+    public var baseline: BaselineComparison? = nil
+    /// With a baseline: exit 4 instead of 0 when the comparison found only improvements.
+    public var failOnImprovement = false
 
     public var outcomes: [FixtureOutcome] { run.outcomes }
     public var erroredCount: Int { outcomes.filter { $0.status == .errored }.count }
     public var unlabelledCount: Int { outcomes.filter { $0.status == .unlabelled }.count }
     public var scoredCount: Int { outcomes.filter { $0.status == .scored }.count }
     public var passed: Bool { gates.allSatisfy(\.passed) }
-    /// `cellqa run`'s exit status for this report: 0 when every gate passed, 1 otherwise.
-    /// (2, for usage and input errors, is `RunInputError.exitCode`.)
-    public var exitCode: Int32 { passed ? 0 : 1 }
+    /// `cellqa run`'s exit status for this report (`ComparisonExitCode.code`): 0 when every
+    /// gate passed and nothing regressed against the baseline, 1 when a gate failed, 3 on a
+    /// regression, 4 on improvements only with `failOnImprovement`. (2, for usage and input
+    /// errors, is `RunInputError.exitCode`.)
+    public var exitCode: Int32 {
+        ComparisonExitCode.code(gatesPassed: passed, comparison: baseline, failOnImprovement: failOnImprovement)
+    }
     public var failedGates: [GateResult] { gates.filter { !$0.passed } }
 
     /// - Parameters:

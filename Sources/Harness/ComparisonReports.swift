@@ -1,0 +1,108 @@
+import JSON
+
+extension BootstrapInterval {
+    var jsonValue: JSONValue {
+        jobj([("lower", jnum(lower)), ("upper", jnum(upper)), ("confidence", jnum(confidence)), ("resamples", jint(resamples))])
+    }
+}
+
+extension Tolerance {
+    var jsonValue: JSONValue {
+        switch self {
+        case .absolute(let t): return jobj([("absolute", jnum(t))])
+        case .relative(let r): return jobj([("relative", jnum(r))])
+        }
+    }
+}
+
+extension MetricComparison {
+    var jsonValue: JSONValue {
+        jobj([("metric", .string(metric.rawValue)), ("scope", .string(scope)), ("baseline", jnum(baseline)),
+              ("current", jnum(current)), ("difference", jnum(difference)), ("interval", interval?.jsonValue ?? .null),
+              ("tolerance", tolerance.jsonValue), ("higherIsBetter", .bool(metric.higherIsBetter)),
+              ("verdict", .string(verdict.rawValue)), ("detail", .string(detail))])
+    }
+}
+
+extension StageComparison {
+    var jsonValue: JSONValue {
+        jobj([("stage", .string(stage)), ("clock", .string(clock.rawValue)), ("baselineMedianMs", jnum(baselineMedianMs)),
+              ("currentMedianMs", jnum(currentMedianMs)), ("ratio", jnum(ratio)),
+              ("mannWhitneyU", jnum(mannWhitney?.u)), ("pValue", jnum(mannWhitney?.pValue)),
+              ("baselineSamples", jint(baselineSamples)), ("currentSamples", jint(currentSamples)),
+              ("verdict", .string(verdict.rawValue)), ("detail", .string(detail))])
+    }
+}
+
+extension BaselineComparison {
+    /// The `baseline` member of report.json (also each entry of compare.json's `versions`).
+    public var jsonValue: JSONValue {
+        jobj([("source", .string(baselineSource)), ("baselineConfigHash", .string(baselineConfigHash)),
+              ("currentConfigHash", .string(currentConfigHash)), ("pairedFixtures", jint(pairedFixtures)),
+              ("unpairedFixtures", .array(unpairedFixtures.map { .string($0) })),
+              ("timingsCompared", .bool(timingsCompared)), ("timingNote", .string(timingNote)),
+              ("timingTolerance", jnum(policy.timingTolerance)), ("timingNoiseFloor", jnum(policy.timingNoiseFloor)),
+              ("timingAlpha", jnum(policy.timingAlpha)),
+              ("regressions", .array(regressions.map { .string($0) })),
+              ("improvements", .array(improvements.map { .string($0) })),
+              ("metrics", .array(metrics.map(\.jsonValue))), ("stages", .array(stages.map(\.jsonValue)))])
+    }
+
+    /// One-line headline: "no change", "2 regressions: f1, time:total", ...
+    public var headline: String {
+        if hasRegression { return "\(regressions.count) regression\(regressions.count == 1 ? "" : "s"): " + regressions.joined(separator: ", ") }
+        if !improvements.isEmpty { return "only improvements: " + improvements.joined(separator: ", ") }
+        return "no significant change"
+    }
+
+    /// The "vs baseline" Markdown section: a metric table and a timing table with arrows and intervals.
+    public func markdownLines(title: String) -> [String] {
+        var out = ["### \(title)", ""]
+        out.append((hasRegression ? "❌ " : onlyImprovements ? "🔼 " : "✅ ") + markdownEscape(headline)
+                   + " · baseline `\(markdownCode(baselineSource))` (config `\(baselineConfigHash)`) · \(pairedFixtures) paired fixtures"
+                   + (unpairedFixtures.isEmpty ? "" : " · \(unpairedFixtures.count) unpaired"))
+        out.append("")
+        out.append("| metric | baseline | current | Δ | \(Int((policy.confidence * 100).rounded()))% CI | tolerance | verdict |")
+        out.append("| --- | ---: | ---: | ---: | --- | ---: | --- |")
+        for m in metrics {
+            let ci = m.interval.map { "[\(Show.signed($0.lower)), \(Show.signed($0.upper))]" } ?? "n/a"
+            out.append("| \(markdownEscape(m.label)) | \(Show.fixed(m.baseline)) | \(Show.fixed(m.current)) | \(Show.signed(m.difference)) | "
+                       + "\(ci) | \(m.tolerance.description) | \(m.verdict.arrow) \(m.verdict.rawValue) |")
+        }
+        out.append("")
+        if !stages.isEmpty {
+            let clock = stages.first?.clock.rawValue ?? "cpu"
+            out.append("| stage (\(clock) ms) | baseline median | current median | ratio | Mann-Whitney p | verdict |")
+            out.append("| --- | ---: | ---: | ---: | ---: | --- |")
+            for s in stages {
+                out.append("| \(markdownEscape(s.stage)) | \(Show.ms(s.baselineMedianMs)) | \(Show.ms(s.currentMedianMs)) | "
+                           + "\(Show.fixed(s.ratio, 3)) | \(Show.pValue(s.mannWhitney?.pValue)) | \(s.verdict.arrow) \(s.verdict.rawValue) |")
+            }
+            out.append("")
+            out.append("Timings: \(markdownEscape(timingNote)); regression = median ratio above +\(Show.percent(policy.timingTolerance)) "
+                       + "and Mann-Whitney p < \(formatGateNumber(policy.timingAlpha)); changes under \(Show.percent(policy.timingNoiseFloor)) are noise.")
+            out.append("")
+        }
+        return out
+    }
+
+    /// JUnit test cases, one per compared metric and stage (classname "baseline").
+    public var junitCases: [String] {
+        var cases: [String] = []
+        func add(_ name: String, _ verdict: Verdict, _ detail: String) {
+            let n = xmlEscape(name)
+            switch verdict {
+            case .regressed:
+                cases.append("    <testcase classname=\"baseline\" name=\"\(n)\" time=\"0\"><failure message=\"\(xmlEscape(clip(detail, 500)))\" "
+                             + "type=\"regression\">\(xmlText(detail))</failure></testcase>")
+            case .notCompared:
+                cases.append("    <testcase classname=\"baseline\" name=\"\(n)\" time=\"0\"><skipped message=\"\(xmlEscape(clip(detail, 500)))\"/></testcase>")
+            case .improved, .unchanged:
+                cases.append("    <testcase classname=\"baseline\" name=\"\(n)\" time=\"0\"><system-out>\(xmlText(verdict.rawValue + ": " + detail))</system-out></testcase>")
+            }
+        }
+        for m in metrics { add(m.label, m.verdict, m.detail) }
+        for s in stages { add("time:\(s.stage)", s.verdict, s.detail) }
+        return cases
+    }
+}
