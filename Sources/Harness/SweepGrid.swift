@@ -1,0 +1,133 @@
+import JSON
+import Vision
+
+/// A problem with a sweep's parameters (exit code 2).
+public struct SweepInputError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// One swept parameter: a `PipelineConfig` JSON key and its values START, START+STEP, ... <= STOP.
+public struct SweepAxis: Sendable, Equatable {
+    public var key: String
+    public var values: [Double]
+
+    /// Most values one axis may have.
+    public static let maxValues = 10_000
+
+    public init(key: String, values: [Double]) {
+        self.key = key
+        self.values = values
+    }
+
+    /// Parses "KEY=START:STOP:STEP" (STEP > 0, START <= STOP; values are START + i*STEP,
+    /// computed by multiplication so no rounding error accumulates, with STOP included when
+    /// it lies within 1e-9 STEP of the grid) or "KEY=V1,V2,..." (explicit values).
+    public static func parse(_ text: String) throws(SweepInputError) -> SweepAxis {
+        guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
+            throw SweepInputError("\"\(text)\": expected KEY=START:STOP:STEP or KEY=V1,V2,...")
+        }
+        let key = String(text[..<eq])
+        let spec = String(text[text.index(after: eq)...])
+        func number(_ s: Substring, _ what: String) throws(SweepInputError) -> Double {
+            guard let v = Double(s.trimmingCharacters(in: .whitespaces)), v.isFinite else {
+                throw SweepInputError("\"\(text)\": \(what) \"\(s)\" is not a finite number")
+            }
+            return v
+        }
+        if spec.contains(":") {
+            let parts = spec.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count == 3 else { throw SweepInputError("\"\(text)\": expected START:STOP:STEP") }
+            let start = try number(parts[0], "START"), stop = try number(parts[1], "STOP"), step = try number(parts[2], "STEP")
+            guard step > 0 else { throw SweepInputError("\"\(text)\": STEP must be positive") }
+            guard start <= stop else { throw SweepInputError("\"\(text)\": START must not exceed STOP") }
+            let steps = ((stop - start) / step + 1e-9).rounded(.down)
+            guard steps < Double(maxValues) else {
+                throw SweepInputError("\"\(text)\": \(Int(min(steps, 1e15)) + 1) values, at most \(maxValues) per parameter")
+            }
+            return SweepAxis(key: key, values: (0...Int(steps)).map { start + Double($0) * step })
+        }
+        var values: [Double] = []
+        for part in spec.split(separator: ",", omittingEmptySubsequences: false) { values.append(try number(part, "value")) }
+        guard !values.isEmpty, values.count <= maxValues else { throw SweepInputError("\"\(text)\": 1 to \(maxValues) values") }
+        return SweepAxis(key: key, values: values)
+    }
+}
+
+/// One point of the grid: the swept values and the resulting config.
+public struct SweepSetting: Sendable {
+    public var values: [(key: String, value: Double)]
+    public var config: PipelineConfig
+    public var label: String { values.map { "\($0.key)=\(formatGateNumber($0.value))" }.joined(separator: " ") }
+}
+
+/// The cartesian product of `axes` applied to `base`, first axis slowest.
+/// - Parameter maxSettings: cap on the number of combinations (a typo in STEP must not start
+///   a week-long run).
+/// - Throws: `SweepInputError` for an unknown or non-numeric key, a repeated key, a value the
+///   config refuses (the config's own range check, with its message), or too many settings.
+public func sweepSettings(base: PipelineConfig, axes: [SweepAxis], maxSettings: Int = 1000) throws(SweepInputError) -> [SweepSetting] {
+    guard !axes.isEmpty else { throw SweepInputError("nothing to sweep: give at least one KEY=START:STOP:STEP") }
+    guard case .object(let baseObject) = base.jsonValue else { throw SweepInputError("internal: config is not an object") }
+    var seen = Set<String>()
+    for axis in axes {
+        guard let current = baseObject[axis.key] else {
+            throw SweepInputError("unknown config key \"\(axis.key)\" (keys: \(baseObject.keys.joined(separator: ", ")))")
+        }
+        guard current.number != nil, !(current == .bool(true) || current == .bool(false)) else {
+            throw SweepInputError("config key \"\(axis.key)\" is not numeric and cannot be swept")
+        }
+        guard seen.insert(axis.key).inserted else { throw SweepInputError("config key \"\(axis.key)\" is swept twice") }
+    }
+    let total = axes.reduce(1.0) { $0 * Double($1.values.count) }
+    guard total <= Double(maxSettings) else {
+        throw SweepInputError("\(Int(min(total, 1e15))) settings exceed the cap of \(maxSettings); use fewer values or larger steps")
+    }
+    var settings: [SweepSetting] = []
+    var odometer = [Int](repeating: 0, count: axes.count)
+    while true {
+        var object = baseObject
+        var values: [(key: String, value: Double)] = []
+        for (a, axis) in axes.enumerated() {
+            let v = axis.values[odometer[a]]
+            if case .int = baseObject[axis.key] {
+                guard v == v.rounded(), v.magnitude < 1e15 else {
+                    throw SweepInputError("config key \"\(axis.key)\" takes integers, got \(formatGateNumber(v))")
+                }
+                object.set(axis.key, .int(Int64(v)))
+            } else {
+                object.set(axis.key, .double(v))
+            }
+            values.append((axis.key, v))
+        }
+        let config: PipelineConfig
+        do {
+            config = try PipelineConfig(json: .object(object), file: "sweep setting")
+        } catch {
+            throw SweepInputError("\(values.map { "\($0.key)=\(formatGateNumber($0.value))" }.joined(separator: " ")): \(error.description)")
+        }
+        settings.append(SweepSetting(values: values, config: config))
+        var a = axes.count - 1
+        while a >= 0 {
+            odometer[a] += 1
+            if odometer[a] < axes[a].values.count { break }
+            odometer[a] = 0
+            a -= 1
+        }
+        if a < 0 { break }
+    }
+    return settings
+}
+
+/// Which pipeline stage first reads each config key whose stages come after `candidates`:
+/// a sweep of only these keys runs the stages before that one once per fixture and resumes
+/// from a copy of the saved frame for every setting. Exact, because those earlier stages
+/// never read these keys. Every other key (among them `minScore`: the DoG's duplicate removal
+/// orders peaks by response, not by score, so a score threshold is not a pure post-filter)
+/// re-runs the whole pipeline per setting, decoding each image once.
+public let sweepResumeStage: [String: String] = [
+    "hueMinDeg": "classify", "hueMaxDeg": "classify", "minDeadSaturation": "classify",
+    "deadDarkContrast": "classify", "refractileContrast": "classify",
+    "nmsIoU": "nms",
+    "madCut": "count", "dilution": "count", "overcrowdedPerSquare": "count", "sparsePerSquare": "count",
+]

@@ -1,0 +1,83 @@
+import JSON
+
+/// `sweep.csv`, `sweep.json` and `sweep.md` of `cellqa sweep`.
+extension SweepResult {
+    public var csv: String {
+        var rows = [axes.map(\.key) + ["precision", "recall", "f1", "tp", "fp", "fn", "meanAbsRelCountError", "scored", "errored", "configHash"]]
+        for p in points {
+            rows.append(p.values.map { csvNumber($0.value) }
+                        + [csvNumber(p.precision), csvNumber(p.recall), csvNumber(p.f1), csvInt(p.detection.tp),
+                           csvInt(p.detection.fp), csvInt(p.detection.fn), csvNumber(p.meanAbsRelCountError),
+                           csvInt(p.scored), csvInt(p.errored), p.configHash])
+        }
+        return csvDocument(rows)
+    }
+
+    private func pointJSON(_ p: SweepPoint) -> JSONValue {
+        jobj([("setting", jobj(p.values.map { ($0.key, jnum($0.value)) })), ("configHash", .string(p.configHash)),
+              ("precision", jnum(p.precision)), ("recall", jnum(p.recall)), ("f1", jnum(p.f1)),
+              ("tp", jint(p.detection.tp)), ("fp", jint(p.detection.fp)), ("fn", jint(p.detection.fn)),
+              ("meanAbsRelCountError", jnum(p.meanAbsRelCountError)), ("scored", jint(p.scored)), ("errored", jint(p.errored))])
+    }
+
+    public var jsonValue: JSONValue {
+        jobj([
+            ("sweepVersion", jint(1)),
+            ("axes", .array(axes.map { a in jobj([("key", .string(a.key)), ("values", .array(a.values.map(jnum)))]) })),
+            ("resumeStage", .string(resumeStage)), ("fixtures", jint(fixtures)), ("datasetHash", .string(datasetHash)),
+            ("wallSeconds", jnum(wallSeconds)),
+            ("best", bestF1.map(pointJSON) ?? .null),
+            ("points", .array(points.map(pointJSON))),
+            ("precisionRecallCurve", .array(precisionRecallCurve.map { c in
+                jobj([("recall", jnum(c.recall)), ("precision", jnum(c.precision)), ("setting", .string(c.label))])
+            })),
+        ])
+    }
+
+    public var markdown: String {
+        var out = ["## cellqa sweep", ""]
+        out.append("\(points.count) settings × \(fixtures) fixtures in \(Show.fixed(wallSeconds, 1)) s; "
+                   + (resumeStage == "normalize" ? "each setting ran the whole pipeline (images decoded once)."
+                                                 : "stages before `\(resumeStage)` ran once per fixture, each setting resumed there."))
+        out.append("")
+        if let best = bestF1 {
+            out.append("**Best F1: \(Show.fixed(best.f1)) at `\(markdownCode(best.label))`** (precision \(Show.fixed(best.precision)), "
+                       + "recall \(Show.fixed(best.recall)), count error \(Show.percent(best.meanAbsRelCountError)))")
+            out.append("")
+        }
+        out.append("| " + axes.map { markdownEscape($0.key) }.joined(separator: " | ") + " | precision | recall | F1 | TP / FP / FN | count error |")
+        out.append("|" + String(repeating: " ---: |", count: axes.count + 5))
+        for p in points.prefix(RunReport.markdownListLimit * 4) {
+            out.append("| " + p.values.map { formatGateNumber($0.value) }.joined(separator: " | ")
+                       + " | \(Show.fixed(p.precision)) | \(Show.fixed(p.recall)) | \(Show.fixed(p.f1)) | "
+                       + "\(p.detection.tp) / \(p.detection.fp) / \(p.detection.fn) | \(Show.percent(p.meanAbsRelCountError)) |")
+        }
+        if points.count > RunReport.markdownListLimit * 4 {
+            out.append("")
+            out.append("… and \(points.count - RunReport.markdownListLimit * 4) more settings (see sweep.csv)")
+        }
+        out.append("")
+        out.append("### Precision-recall curve (by recall)")
+        out.append("")
+        out.append("| recall | precision | setting |")
+        out.append("| ---: | ---: | --- |")
+        for c in precisionRecallCurve.prefix(RunReport.markdownListLimit * 4) {
+            out.append("| \(Show.fixed(c.recall)) | \(Show.fixed(c.precision)) | `\(markdownCode(c.label))` |")
+        }
+        out.append("")
+        return out.joined(separator: "\n")
+    }
+
+    /// Writes sweep.csv, sweep.json and sweep.md into `directory`, atomically.
+    @discardableResult
+    public func write(to directory: String) throws(ReportWriteError) -> [String] {
+        try createReportDirectory(directory)
+        var written: [String] = []
+        for (name, text) in [("sweep.csv", csv), ("sweep.json", jsonValue.serialized(pretty: true) + "\n"), ("sweep.md", markdown)] {
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            try writeAtomically(Array(text.utf8), to: path)
+            written.append(path)
+        }
+        return written
+    }
+}
