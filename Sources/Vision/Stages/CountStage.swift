@@ -1,7 +1,9 @@
 import Hemocytometer
 
 /// Stage 7: Neubauer counting. Centres go through the grid's image -> chamber mapping; only
-/// large squares lying entirely inside the image are counted. Without a grid: totals only.
+/// large squares lying entirely inside the image are counted; when none is, the concentration
+/// comes from the density over the calibrated field ("concentration-from-area"). Without a
+/// grid: totals only.
 struct CountStage: Stage {
     let name = "count"
 
@@ -28,6 +30,19 @@ struct CountStage: Stage {
         let settings = CountSettings(squares: config.countedSquares, madCut: config.madCut, dilution: config.dilution,
                                      overcrowdedPerSquare: config.overcrowdedPerSquare,
                                      sparsePerSquare: config.sparsePerSquare)
-        frame.count = countChamber(cells: cells, visibleSquares: visible, settings: settings)
+        var count = countChamber(cells: cells, visibleSquares: visible, settings: settings)
+        // At high magnification no large square is fully in view. With a calibrated grid the
+        // density over the whole field still gives the concentration: cells per mm^2 of chamber
+        // (0.1 uL under each mm^2) x 10^4 x dilution. Flagged, since edge cells count fully.
+        if count.concentrationPerML == nil, let grid = frame.grid?.result, grid.umPerPixel > 0 {
+            let areaMM2 = Double(frame.image.width) * Double(frame.image.height) * grid.umPerPixel * grid.umPerPixel / 1e6
+            if areaMM2 > 0 {
+                let perSquare = Double(frame.detections.count) / areaMM2
+                count.meanPerSquare = perSquare
+                count.concentrationPerML = perSquare * 1e4 * config.dilution
+                count.flags.append("concentration-from-area")
+            }
+        }
+        frame.count = count
     }
 }
