@@ -15,6 +15,8 @@ struct CellQA: ParsableCommand {
             RunCommand.self,
             CountCommand.self,
             ConfigCommand.self,
+            CompareCommand.self,
+            SweepCommand.self,
         ]
     )
 

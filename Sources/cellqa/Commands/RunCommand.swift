@@ -18,11 +18,31 @@ struct RunCommand: ParsableCommand {
             Reports in --out: report.json (schema: scripts/report.schema.json), summary.md, \
             junit.xml, fixtures.csv, detections.csv, trace.json (open in Perfetto).
 
+            Baselines: --baseline OLD/report.json compares this run with a stored report of the \
+            same dataset (refused when the dataset content hash differs, unless \
+            --allow-dataset-change). Accuracy metrics (precision, recall, F1, count error, \
+            live/dead accuracy, blank detections) regress only when the drop exceeds the \
+            tolerance of the acceptance file's "baseline" section AND the 95% paired bootstrap \
+            interval over fixtures (2000 resamples, fixed seed) lies entirely on the worse side. \
+            Stage timings (thread CPU by default, --timing wall) regress only when the median \
+            ratio exceeds +10% AND a Mann-Whitney test is significant (alpha 0.01); changes under \
+            3% are noise. Timings are compared only when the baseline was recorded on the same \
+            CPU model and core count (--compare-timings forces, --no-compare-timings skips).
+
+            --record writes this run's report.json as the baseline (--baseline-path, default \
+            Goldens/baseline.json) and prints what changed against the previous one. With the CI \
+            environment variable set, --record refuses unless --force; a --baseline file that \
+            does not exist is an input error (2), never a silent re-record.
+
             Exit codes:
-              0  every acceptance gate passed
+              0  every acceptance gate passed, no regression against the baseline
               1  at least one gate failed (see summary.md / junit.xml)
               2  usage or input error: unreadable dataset root, invalid acceptance or config \
-            file, bad option value, reports not writable
+            file, bad option value, reports not writable, missing or unreadable baseline, \
+            baseline of another dataset, --record under CI without --force
+              3  regression against the baseline (gates passed)
+              4  only improvements against the baseline, with --fail-on-improvement (without \
+            it they are reported and the exit code is 0)
             """
     )
 
@@ -68,12 +88,37 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "No progress output.")
     var quiet = false
 
+    @Option(name: .long, help: ArgumentHelp("A stored report.json to compare this run with (exit 3 on a regression).", valueName: "REPORT"))
+    var baseline: String?
+
+    @Flag(name: .long, help: "Compare with a baseline recorded on a different dataset content hash.")
+    var allowDatasetChange = false
+
+    @Flag(name: .long, help: "Write this run's report as the baseline (see --baseline-path).")
+    var record = false
+
+    @Option(name: .long, help: ArgumentHelp("Where --record writes the baseline.", valueName: "FILE"))
+    var baselinePath: String = "Goldens/baseline.json"
+
+    @Flag(name: .long, help: "Allow --record when the CI environment variable is set.")
+    var force = false
+
+    @Flag(name: .long, help: "Exit 4 when the baseline comparison finds only improvements (a stale baseline).")
+    var failOnImprovement = false
+
+    @Option(name: .long, help: ArgumentHelp("Clock for baseline timing verdicts: cpu (thread CPU, default) or wall.", valueName: "CLOCK"))
+    var timing: String?
+
+    @Flag(inversion: .prefixedNo, help: "Compare timings with the baseline even across machines (default: only on the same CPU model and core count).")
+    var compareTimings: Bool?
+
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more, got \(jobs)") }
         guard repeats >= 1 else { throw ValidationError("--repeat must be 1 or more, got \(repeats)") }
         guard matchFactor.isFinite, matchFactor >= 0 else { throw ValidationError("--match-factor must be a non-negative number") }
         guard matchPixels.isFinite, matchPixels >= 0 else { throw ValidationError("--match-pixels must be a non-negative number") }
         guard outlierCut.isFinite, outlierCut > 0 else { throw ValidationError("--outlier-cut must be a positive number") }
+        if let timing, TimingClock(rawValue: timing) == nil { throw ValidationError("--timing must be cpu or wall, got \(timing)") }
     }
 
     func run() throws {
@@ -86,23 +131,100 @@ struct RunCommand: ParsableCommand {
             printError(error.description)
             throw ExitCode(RunInputError.exitCode)
         }
+        let stored: RunSnapshot?
+        do {
+            try checkRecordAllowed(environment: ProcessInfo.processInfo.environment)
+            stored = try baseline.map(loadBaseline)
+        } catch {
+            printError(error.description)
+            throw ExitCode(RunInputError.exitCode)
+        }
         let progress: (any ProgressSink)? = quiet ? nil : ConsoleProgress.forStandardError()
-        let report: RunReport
+        var report: RunReport
         do {
             report = try performRun(request, progress: progress)
         } catch {
             printError(error.description)
             throw ExitCode(RunInputError.exitCode)
         }
+        var policy = request.acceptance.baseline
+        if let timing, let clock = TimingClock(rawValue: timing) { policy.timingClock = clock }
+        if let stored {
+            do {
+                report.baseline = try compareWithBaseline(stored, RunSnapshot(report: report), policy: policy,
+                                                          compareTimings: compareTimings, allowDatasetChange: allowDatasetChange)
+            } catch {
+                printError(error.description)
+                throw ExitCode(RunInputError.exitCode)
+            }
+            report.failOnImprovement = failOnImprovement
+        }
         do {
             try report.writeReports(to: out)
+            if record { try recordBaseline(report, policy: policy) }
         } catch {
             printError(error.description)
             throw ExitCode(RunInputError.exitCode)
         }
         print(consoleSummary(report))
-        throw ExitCode(report.exitCode)
+        // Recording is a deliberate refresh: only the gates decide its exit code.
+        throw ExitCode(record ? (report.passed ? 0 : 1) : report.exitCode)
     }
+
+    /// `--record` under CI needs `--force`: a CI job must never quietly replace the reference
+    /// it is supposed to be checked against.
+    func checkRecordAllowed(environment: [String: String]) throws(RunInputError) {
+        guard record, !force, let ci = environment["CI"], !ci.isEmpty else { return }
+        throw RunInputError("--record refuses to overwrite \(baselinePath) under CI (CI=\(ci)); pass --force to record anyway")
+    }
+
+    private func loadBaseline(_ path: String) throws(RunInputError) -> RunSnapshot {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw RunInputError("baseline \(path) does not exist; record one with cellqa run --record --baseline-path \(path) "
+                                + "(never done automatically, and refused under CI without --force)")
+        }
+        do {
+            return try RunSnapshot.load(path: path)
+        } catch {
+            throw RunInputError("invalid baseline: \(error.description)")
+        }
+    }
+
+    /// Writes the report as the baseline and prints what changed against the previous one.
+    private func recordBaseline(_ report: RunReport, policy: BaselinePolicy) throws(ReportWriteError) {
+        var lines: [String] = []
+        if FileManager.default.fileExists(atPath: baselinePath) {
+            do {
+                let previous = try RunSnapshot.load(path: baselinePath)
+                if previous.datasetHash != report.provenance.datasetHash {
+                    lines.append("dataset content changed: \(previous.datasetHash) -> \(report.provenance.datasetHash)")
+                }
+                if previous.configHash != report.provenance.configHash {
+                    lines.append("pipeline config changed: \(previous.configHash) -> \(report.provenance.configHash)")
+                }
+                let change = try compareWithBaseline(previous, RunSnapshot(report: report), policy: policy,
+                                                     compareTimings: compareTimings, allowDatasetChange: true)
+                for m in change.metrics where m.difference != nil {
+                    lines.append("  \(m.label): \(fmt(m.baseline)) -> \(fmt(m.current)) (\(m.verdict.rawValue))")
+                }
+                for s in change.stages where s.verdict != .unchanged && s.verdict != .notCompared {
+                    lines.append("  time \(s.stage): \(s.detail) (\(s.verdict.rawValue))")
+                }
+                lines.insert("changes against the previous baseline: \(change.headline)", at: 0)
+            } catch {
+                lines.append("previous baseline \(baselinePath) unreadable, replaced: \(error)")
+            }
+        } else {
+            lines.append("no previous baseline at \(baselinePath)")
+        }
+        let directory = (baselinePath as NSString).deletingLastPathComponent
+        if !directory.isEmpty { try createReportDirectory(directory) }
+        try writeAtomically(Array((report.jsonValue.serialized(pretty: true) + "\n").utf8), to: baselinePath)
+        lines.append("recorded baseline \(baselinePath) (config \(report.provenance.configHash), dataset \(report.provenance.datasetHash))")
+        print(lines.joined(separator: "\n"))
+    }
+
+    private func fmt(_ x: Double?) -> String { x.map { String(format: "%.4f", $0) } ?? "n/a" }
 
     private func makeRequest(root: String, labelsRoot: String?) throws(RunInputError) -> RunRequest {
         var pipelineConfig = PipelineConfig()
@@ -145,6 +267,15 @@ struct RunCommand: ParsableCommand {
             "precision \(f(m.precision))  recall \(f(m.recall))  F1 \(f(m.f1))  macro F1 \(f(m.macroF1))  live/dead \(f(m.liveDeadAccuracy))",
         ]
         for gate in report.failedGates { lines.append("FAILED gate \(gate.label): \(gate.detail)") }
+        if let b = report.baseline {
+            lines.append("vs baseline \(b.baselineSource): \(b.headline)")
+            for m in b.metrics where m.verdict == .regressed || m.verdict == .improved {
+                lines.append("  \(m.verdict.rawValue) \(m.label): \(m.detail)")
+            }
+            for st in b.stages where st.verdict == .regressed || st.verdict == .improved {
+                lines.append("  \(st.verdict.rawValue) time \(st.stage): \(st.detail)")
+            }
+        }
         lines.append(report.passed ? "all \(report.gates.count) gates passed; reports in \(out)/"
                                    : "\(report.failedGates.count) of \(report.gates.count) gates failed; reports in \(out)/")
         return lines.joined(separator: "\n")

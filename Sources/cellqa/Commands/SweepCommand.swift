@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import Harness
+import Vision
+
+struct SweepCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sweep",
+        abstract: "Run the pipeline across parameter values and report precision/recall/F1/count error per setting.",
+        discussion: """
+            Each PARAM is a pipeline config key (see cellqa config --print-defaults; the config \\
+            is flat, so keys have no dots) with START:STOP:STEP or an explicit list V1,V2,...; \\
+            several PARAMs sweep every combination (at most --max-settings). Values are checked \\
+            by the config's own ranges.
+
+            Work is reused: each image is decoded once per fixture for all settings; when every \\
+            swept key is read only by the classify, nms or count stages (hueMinDeg, hueMaxDeg, \\
+            minDeadSaturation, deadDarkContrast, refractileContrast, nmsIoU, madCut, dilution, \\
+            overcrowdedPerSquare, sparsePerSquare), the earlier stages run once per fixture and \\
+            each setting resumes from the saved frame (exact). Other keys, minScore among them, \\
+            re-run the pipeline per setting: the detector's duplicate removal orders peaks by \\
+            response, not score, so a score threshold is not a pure post-filter.
+
+            Writes sweep.csv, sweep.json and sweep.md (per-setting table, precision-recall \\
+            curve, best-F1 setting) to --out.
+
+            Exit codes: 0 done, 2 usage or input error.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("KEY=START:STOP:STEP or KEY=V1,V2,...", valueName: "PARAM"))
+    var parameters: [String]
+
+    @Option(name: .long, help: ArgumentHelp("Dataset directory. Default: Goldens with labels in TestLabels.", valueName: "DIR"))
+    var dataset: String?
+
+    @Option(name: .long, help: ArgumentHelp("Separate labels root.", valueName: "DIR"))
+    var labels: String?
+
+    @Option(name: .long, help: ArgumentHelp("Base pipeline config (default: built-in defaults).", valueName: "FILE"))
+    var config: String?
+
+    @Option(name: .long, help: ArgumentHelp("Output directory.", valueName: "DIR"))
+    var out: String = "cellqa-sweep"
+
+    @Option(name: .long, help: "Worker threads (default: the number of cores).")
+    var jobs: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Only fixtures whose relative path matches this glob.", valueName: "GLOB"))
+    var filter: String?
+
+    @Option(name: .long, help: ArgumentHelp("Only fixtures whose label carries this tag.", valueName: "TAG"))
+    var tag: String?
+
+    @Option(name: .long, help: "Largest number of settings (parameter combinations) accepted.")
+    var maxSettings: Int = 1000
+
+    @Flag(name: .long, help: "No progress output.")
+    var quiet = false
+
+    func validate() throws {
+        guard !parameters.isEmpty else { throw ValidationError("give at least one KEY=START:STOP:STEP") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more, got \(jobs)") }
+        guard maxSettings >= 1 else { throw ValidationError("--max-settings must be 1 or more") }
+    }
+
+    func run() throws {
+        do {
+            var base = PipelineConfig()
+            if let config {
+                do {
+                    base = try PipelineConfig.load(path: config)
+                } catch {
+                    throw CommandInputError("invalid config: \(error.description)")
+                }
+            }
+            let axes: [SweepAxis]
+            let grid: [SweepSetting]
+            do {
+                axes = try parameters.map { (text: String) throws(SweepInputError) -> SweepAxis in try SweepAxis.parse(text) }
+                grid = try sweepSettings(base: base, axes: axes, maxSettings: maxSettings)
+            } catch {
+                throw CommandInputError(error.description)
+            }
+            let location = DatasetLocation.resolve(dataset: dataset, labels: labels)
+            let request = RunRequest(datasetRoot: location.root, labelsRoot: location.labelsRoot, filter: filter, tag: tag,
+                                     config: base, toolVersion: CellQAVersion.string)
+            let prepared: PreparedDataset
+            do {
+                prepared = try prepareDataset(request)
+            } catch {
+                throw CommandInputError(error.description)
+            }
+            let result = runSweep(prepared.fixtures, axes: axes, sweep: grid,
+                                  settings: RunSettings(jobs: jobs ?? RunSettings.defaultJobs),
+                                  datasetHash: prepared.contentHash, progress: quiet ? nil : ConsoleProgress.forStandardError())
+            try result.write(to: out)
+            if let best = result.bestF1 {
+                print("best F1 \(String(format: "%.4f", best.f1 ?? 0)) at \(best.label) "
+                      + "(precision \(String(format: "%.4f", best.precision ?? 0)), recall \(String(format: "%.4f", best.recall ?? 0)))")
+            }
+            print("\(result.points.count) settings in \(String(format: "%.1f", result.wallSeconds)) s (resumed at \(result.resumeStage)); "
+                  + "sweep.csv, sweep.json, sweep.md in \(out)/")
+        } catch let error as CommandInputError {
+            printError("cellqa sweep: error: \(error.description)")
+            throw ExitCode(RunInputError.exitCode)
+        } catch let error as ReportWriteError {
+            printError("cellqa sweep: error: \(error.description)")
+            throw ExitCode(RunInputError.exitCode)
+        }
+    }
+}
