@@ -7,7 +7,12 @@ import Foundation
 ///
 /// - Parameter sigma: smoothing sigma, pixels.
 public func logContrast(flat: Plane, sigma: Double) -> Plane {
-    gaussianBlur(flat.map { abs(log(max($0, 1e-4))) }, sigma: sigma)
+    gaussianBlur(logPlane(flat).map { abs($0) }, sigma: sigma)
+}
+
+/// Natural log of every sample, floored at 1e-4.
+public func logPlane(_ plane: Plane) -> Plane {
+    plane.map { log(max($0, 1e-4)) }
 }
 
 /// Soft saturation `cap * tanh(x / cap)`: stops a tiny refractile highlight from outweighing
@@ -92,7 +97,8 @@ struct CandidatesStage: Stage {
         let config = frame.config
         guard frame.flat.width >= 3, frame.flat.height >= 3 else { return }
         let minR = max(0.5, frame.minRadius), maxR = max(minR, frame.maxRadius)
-        let contrast = logContrast(flat: frame.flat, sigma: max(0.5, config.contrastSmoothingRadii * minR))
+        let logFlat = logPlane(frame.flat)
+        let contrast = gaussianBlur(logFlat.map { abs($0) }, sigma: max(0.5, config.contrastSmoothingRadii * minR))
         let length = Int((config.lineRemovalLengthDiameters * 2 * maxR).rounded()) | 1
         let cleaned = saturate(removeLines(contrast, angles: lineRemovalAngles(grid: frame.grid, fibres: config.removeFibres),
                                            length: length), cap: config.contrastCap)
@@ -118,11 +124,11 @@ struct CandidatesStage: Stage {
         // Boundary evidence: a cell's rim faces its centre all the way round; line leftovers,
         // crossings and specks do not.
         if config.minEdgeCoverage > 0 {
-            let logFlat = gaussianBlur(frame.flat.map { log(max($0, 1e-4)) }, sigma: 1)
-            let threshold = Float(config.edgeThresholdNoise) * gradientNoise(logFlat)
+            let smoothLog = gaussianBlur(logFlat, sigma: 1)
+            let threshold = Float(config.edgeThresholdNoise) * gradientNoise(smoothLog)
             let normals = (frame.grid?.angles ?? []).map { $0 + .pi / 2 }
             found = found.filter { c in
-                let e = radialEdgeCoverage(logFlat, x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: normals)
+                let e = radialEdgeCoverage(smoothLog, x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: normals)
                 return e.coverage >= config.minEdgeCoverage && e.gridAligned <= config.maxGridAlignedEdges
             }
         }
