@@ -117,7 +117,7 @@ public struct PipelineConfig: Sendable, Equatable {
 
     // MARK: nms / count
     /// Two detections overlapping by more than this circle IoU are one cell.
-    public var nmsIoU: Double = 0.3
+    public var nmsIoU: Double = 0.2
     /// MAD cut for outlier squares (robust z).
     public var madCut: Double = 2.5
     /// Large squares counted (row, column), default the four corners.
