@@ -177,6 +177,9 @@ public func compareWithBaseline(_ baseline: RunSnapshot, _ current: RunSnapshot,
                               metrics: metrics, stages: stages, timingsCompared: timed, timingNote: note, policy: policy)
 }
 
+/// Fewest paired fixtures (with the metric defined) a metric verdict is given on.
+public let minimumFixturesForVerdict = 3
+
 /// One metric's verdict over the paired fixtures `subset` (indices into `a` and `b`).
 func compareMetric(_ metric: ComparedMetric, scope: String, _ a: [FixtureRecord], _ b: [FixtureRecord],
                    subset: [Int], tolerance: Tolerance, policy: BaselinePolicy) -> MetricComparison {
@@ -190,6 +193,13 @@ func compareMetric(_ metric: ComparedMetric, scope: String, _ a: [FixtureRecord]
     }
     let difference = cur - base
     result.difference = difference
+    // A bootstrap over one or two fixtures only repeats them: no interval, no verdict.
+    let defined = subset.filter { metric.value(a, indices: [$0]) != nil }.count
+    guard defined >= minimumFixturesForVerdict else {
+        result.detail = "change \(Show.signed(difference)); \(defined) fixture\(defined == 1 ? "" : "s") with this metric, "
+            + "a verdict needs \(minimumFixturesForVerdict)"
+        return result
+    }
     let ci = Bootstrap.intervalSkippingUndefined(sampleCount: subset.count, resamples: policy.resamples,
                                                  confidence: policy.confidence, seed: policy.seed) { idx in
         let chosen = idx.map { subset[$0] }

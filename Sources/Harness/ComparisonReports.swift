@@ -50,8 +50,11 @@ extension BaselineComparison {
 
     /// One-line headline: "no change", "2 regressions: f1, time:total", ...
     public var headline: String {
-        if hasRegression { return "\(regressions.count) regression\(regressions.count == 1 ? "" : "s"): " + regressions.joined(separator: ", ") }
-        if !improvements.isEmpty { return "only improvements: " + improvements.joined(separator: ", ") }
+        func list(_ names: [String]) -> String {
+            names.prefix(8).joined(separator: ", ") + (names.count > 8 ? " and \(names.count - 8) more" : "")
+        }
+        if hasRegression { return "\(regressions.count) regression\(regressions.count == 1 ? "" : "s"): " + list(regressions) }
+        if !improvements.isEmpty { return "only improvements: " + list(improvements) }
         return "no significant change"
     }
 
@@ -62,14 +65,31 @@ extension BaselineComparison {
                    + " · baseline `\(markdownCode(baselineSource))` (config `\(baselineConfigHash)`) · \(pairedFixtures) paired fixtures"
                    + (unpairedFixtures.isEmpty ? "" : " · \(unpairedFixtures.count) unpaired"))
         out.append("")
-        out.append("| metric | baseline | current | Δ | \(Int((policy.confidence * 100).rounded()))% CI | tolerance | verdict |")
-        out.append("| --- | ---: | ---: | ---: | --- | ---: | --- |")
-        for m in metrics {
+        let header = "| metric | baseline | current | Δ | \(Int((policy.confidence * 100).rounded()))% CI | tolerance | verdict |"
+        func row(_ m: MetricComparison) -> String {
             let ci = m.interval.map { "[\(Show.signed($0.lower)), \(Show.signed($0.upper))]" } ?? "n/a"
-            out.append("| \(markdownEscape(m.label)) | \(Show.fixed(m.baseline)) | \(Show.fixed(m.current)) | \(Show.signed(m.difference)) | "
-                       + "\(ci) | \(m.tolerance.description) | \(m.verdict.arrow) \(m.verdict.rawValue) |")
+            return "| \(markdownEscape(m.label)) | \(Show.fixed(m.baseline)) | \(Show.fixed(m.current)) | \(Show.signed(m.difference)) | "
+                + "\(ci) | \(m.tolerance.description) | \(m.verdict.arrow) \(m.verdict.rawValue) |"
         }
+        out.append(header)
+        out.append("| --- | ---: | ---: | ---: | --- | ---: | --- |")
+        for m in metrics where m.scope == "all" { out.append(row(m)) }
         out.append("")
+        // Regressed tag rows first, so a long table still shows them.
+        let tagRows = metrics.filter { $0.scope != "all" && $0.verdict == .regressed }
+            + metrics.filter { $0.scope != "all" && $0.verdict != .regressed }
+        if !tagRows.isEmpty {
+            out.append("By tag (regressions first):")
+            out.append("")
+            out.append(header)
+            out.append("| --- | ---: | ---: | ---: | --- | ---: | --- |")
+            for m in tagRows.prefix(RunReport.markdownListLimit * 2) { out.append(row(m)) }
+            if tagRows.count > RunReport.markdownListLimit * 2 {
+                out.append("")
+                out.append("… and \(tagRows.count - RunReport.markdownListLimit * 2) more tag rows (see the JSON report)")
+            }
+            out.append("")
+        }
         if !stages.isEmpty {
             let clock = stages.first?.clock.rawValue ?? "cpu"
             out.append("| stage (\(clock) ms) | baseline median | current median | ratio | Mann-Whitney p | verdict |")

@@ -171,11 +171,10 @@ struct RunCommand: ParsableCommand {
         throw ExitCode(record ? (report.passed ? 0 : 1) : report.exitCode)
     }
 
-    /// `--record` under CI needs `--force`: a CI job must never quietly replace the reference
-    /// it is supposed to be checked against.
+    /// `--record` under CI needs `--force` (`recordRefusal`).
     func checkRecordAllowed(environment: [String: String]) throws(RunInputError) {
-        guard record, !force, let ci = environment["CI"], !ci.isEmpty else { return }
-        throw RunInputError("--record refuses to overwrite \(baselinePath) under CI (CI=\(ci)); pass --force to record anyway")
+        guard record else { return }
+        if let refusal = recordRefusal(force: force, environment: environment, baselinePath: baselinePath) { throw refusal }
     }
 
     private func loadBaseline(_ path: String) throws(RunInputError) -> RunSnapshot {

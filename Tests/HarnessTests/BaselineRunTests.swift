@@ -1,0 +1,180 @@
+import Foundation
+import JSON
+import Testing
+import Vision
+@testable import Harness
+
+/// Baselines, compare and sweep on real pipeline runs: the committed Goldens (release build:
+/// scripts/test) and the small drawn dataset of `TestDataset`.
+@Suite(.serialized) struct BaselineRunTests {
+    func goldensRequest(config: PipelineConfig = PipelineConfig(), repeats: Int = 1) throws -> RunRequest {
+        let acceptance = try Acceptance.load(path: repositoryRoot + "/Goldens/acceptance.json")
+        return RunRequest(datasetRoot: repositoryRoot + "/Goldens", labelsRoot: repositoryRoot + "/TestLabels", config: config,
+                          acceptance: acceptance, settings: RunSettings(jobs: 2, repeats: repeats), toolVersion: "test")
+    }
+
+    @Test func reportJSONReadsBackIntoTheSameSnapshot() throws {
+        let d = try TestDataset.standard(name: "baseline-roundtrip")
+        defer { d.remove() }
+        let report = try performRun(RunRequest(datasetRoot: d.root, labelsRoot: nil, settings: RunSettings(jobs: 1, repeats: 2),
+                                               toolVersion: "test"))
+        let out = d.root + "/out"
+        try report.writeReports(to: out)
+        let path = out + "/report.json"
+        let read = try RunSnapshot.load(path: path)
+        let live = RunSnapshot(report: report, source: path)
+        #expect(read.fixtures.map(\.path) == live.fixtures.map(\.path))
+        #expect(read.fixtures.map(\.detection) == live.fixtures.map(\.detection))
+        #expect(read.fixtures.map(\.status) == live.fixtures.map(\.status))
+        #expect(read.fixtures.map(\.tags) == live.fixtures.map(\.tags))
+        #expect(read.fixtures.map(\.blankDetections) == live.fixtures.map(\.blankDetections))
+        #expect(read.fixtures.map(\.predicted) == live.fixtures.map(\.predicted))
+        #expect(read.fixtures.map(\.classKnown) == live.fixtures.map(\.classKnown))
+        #expect(read.configHash == live.configHash && read.datasetHash == live.datasetHash && read.machine == live.machine)
+        for (x, y) in zip(read.fixtures, live.fixtures) {
+            #expect(x.timings.map(\.name) == y.timings.map(\.name))
+            for (s, t) in zip(x.timings, y.timings) {
+                #expect(s.cpuMs.count == 2 && zip(s.cpuMs, t.cpuMs).allSatisfy { abs($0 - $1) <= 1e-9 * max(1, abs($1)) })
+            }
+        }
+        // A report compared with its own file: unchanged everywhere, and the verdicts validate.
+        var judged = report
+        judged.baseline = try compareWithBaseline(read, live, policy: BaselinePolicy())
+        #expect(judged.baseline?.hasRegression == false)
+        #expect(judged.exitCode == report.exitCode)
+        let schema = try loadSchema()
+        let problems = schema.validate(judged.jsonValue)
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(judged.markdown.contains("### vs baseline"))
+        #expect(judged.junitXML.contains("<testsuite name=\"baseline\""))
+    }
+
+    @Test func readerErrorsNameFileAndPath() throws {
+        let d = try TestDataset(name: "baseline-reader")
+        defer { d.remove() }
+        try d.writeText("r.json", "{\"schemaVersion\": 1, \"tool\": {\"version\": \"x\"}, \"configHash\": \"c\", \"dataset\": {}}")
+        do {
+            _ = try RunSnapshot.load(path: d.root + "/r.json")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.contains("r.json"))
+            #expect(error.description.contains("dataset"))
+            #expect(error.description.contains("contentHash"))
+        }
+        try d.writeText("v.json", "{\"schemaVersion\": 7}")
+        #expect(throws: JSONError.self) { try RunSnapshot.load(path: d.root + "/v.json") }
+        #expect(RunSnapshot.isReport(.object(JSONObject([("schemaVersion", .int(1))]))))
+        #expect(!RunSnapshot.isReport(PipelineConfig().jsonValue))
+    }
+
+    @Test func acceptanceBaselineSection() throws {
+        let text = """
+            {"baseline": {"tolerances": {"f1": {"relative": 0.05}}, "tags": {"dense": {"recall": {"absolute": 0.03}}},
+             "resamples": 4000, "timing": {"tolerance": 0.2, "noiseFloor": 0.05, "alpha": 0.05, "clock": "wall"}}}
+            """
+        let a = try Acceptance.parse(JSONValue.parse(text), file: "a.json")
+        #expect(a.baseline.tolerance(.f1) == .relative(0.05))
+        #expect(a.baseline.tolerance(.precision) == .absolute(0.01))
+        #expect(a.baseline.tagTolerances.first?.tag == "dense")
+        #expect(a.baseline.resamples == 4000 && a.baseline.timingClock == .wall && a.baseline.timingTolerance == 0.2)
+        for bad in ["{\"baseline\": {\"tolerances\": {\"f2\": {\"absolute\": 1}}}}",
+                    "{\"baseline\": {\"resamples\": 100}}",
+                    "{\"baseline\": {\"tolerances\": {\"f1\": {\"absolute\": 1, \"relative\": 1}}}}",
+                    "{\"baseline\": {\"timing\": {\"clock\": \"sun\"}}}"] {
+            #expect(throws: JSONError.self, "\(bad)") { try Acceptance.parse(JSONValue.parse(bad), file: "a.json") }
+        }
+    }
+
+    /// Issue 5: an identical re-run is unchanged on every metric and stage, timings included,
+    /// across 5 repeats on this noisy machine (thread CPU time, noise floor, significance).
+    @Test func identicalGoldensRerunsAreUnchangedFiveTimes() throws {
+        let request = try goldensRequest()
+        let baseline = RunSnapshot(report: try performRun(request))
+        for attempt in 1...5 {
+            let rerun = RunSnapshot(report: try performRun(request))
+            let c = try compareWithBaseline(baseline, rerun, policy: request.acceptance.baseline)
+            #expect(c.timingsCompared)
+            #expect(c.metrics.allSatisfy { $0.verdict == .unchanged }, "attempt \(attempt): \(c.metrics.map(\.detail))")
+            #expect(c.stages.allSatisfy { $0.verdict == .unchanged }, "attempt \(attempt): \(c.stages.map { "\($0.stage) \($0.detail)" })")
+            #expect(ComparisonExitCode.code(gatesPassed: true, comparison: c, failOnImprovement: true) == 0)
+        }
+    }
+
+    /// Issue 5: a config that loses detections (a much higher score threshold and a stricter
+    /// boundary test: about 12% of the true positives on the Goldens) regresses with exit 3.
+    @Test func aConfigThatDropsDetectionsRegressesOnTheGoldens() throws {
+        var worse = PipelineConfig()
+        worse.minScore = max(12, PipelineConfig().minScore * 3.5)
+        worse.minEdgeCoverage = 0.9
+        let fixtures = try prepareDataset(goldensRequest()).fixtures
+        let results = runInterleaved(fixtures, pipelines: [Pipeline(config: PipelineConfig()), Pipeline(config: worse)],
+                                     settings: RunSettings(jobs: 2))
+        let request = try goldensRequest()
+        let prepared = try prepareDataset(request)
+        let a = RunSnapshot(report: makeReport(request, config: PipelineConfig(), prepared: prepared, result: results[0], startTime: "t"), source: "default")
+        let b = RunSnapshot(report: makeReport(request, config: worse, prepared: prepared, result: results[1], startTime: "t"), source: "worse")
+        let droppedTP = a.fixtures.reduce(0) { $0 + $1.detection.tp } - b.fixtures.reduce(0) { $0 + $1.detection.tp }
+        #expect(Double(droppedTP) >= 0.1 * Double(a.fixtures.reduce(0) { $0 + $1.detection.tp }), "the worse config must drop >= 10%")
+        let versions = try compareVersions([a, b], policy: request.acceptance.baseline)
+        let v = try #require(versions.first)
+        #expect(v.comparison.metrics.first { $0.metric == .recall && $0.scope == "all" }?.verdict == .regressed)
+        let report = CompareReport(versions: [a, b], comparisons: versions, mode: "configs")
+        #expect(report.exitCode == ComparisonExitCode.regression)
+        // The tables compare.md promises.
+        let md = report.markdown
+        for needle in ["| metric | baseline | current | Δ | 95% CI |", "| stage (cpu ms) |", "| recall |", "[tag:",
+                       "wins / losses / ties", "fixture (most changed first)", "sign test p"] {
+            #expect(md.contains(needle), "compare.md lacks \(needle)")
+        }
+        guard case .object(let json) = report.jsonValue, case .array(let comparisons)? = json["comparisons"] else {
+            Issue.record("compare.json shape")
+            return
+        }
+        #expect(comparisons.count == 1)
+    }
+
+    /// The sweep's resume path equals a full run per setting (exactness of the cached frame).
+    @Test func sweepResumeEqualsFullRuns() throws {
+        let d = try TestDataset.standard(name: "baseline-sweep")
+        defer { d.remove() }
+        let request = RunRequest(datasetRoot: d.root, labelsRoot: nil, settings: RunSettings(jobs: 2), toolVersion: "test")
+        let prepared = try prepareDataset(request)
+        for text in ["nmsIoU=0:0.9:0.3", "minScore=2:6:2"] {
+            let axis = try SweepAxis.parse(text)
+            let grid = try sweepSettings(base: PipelineConfig(), axes: [axis])
+            let sweep = runSweep(prepared.fixtures, axes: [axis], sweep: grid, settings: RunSettings(jobs: 2), datasetHash: prepared.contentHash)
+            #expect(sweep.resumeStage == (text.hasPrefix("nms") ? "nms" : "normalize"))
+            #expect(sweep.points.count == axis.values.count)
+            for (point, setting) in zip(sweep.points, grid) {
+                var r = request
+                r.config = setting.config
+                let full = try performRun(r)
+                #expect(point.detection == full.overall.detection, "\(point.label)")
+                #expect(point.meanAbsRelCountError == full.overall.meanAbsRelCountError, "\(point.label)")
+            }
+            #expect(sweep.bestF1 != nil)
+            #expect(sweep.csv.split(whereSeparator: \.isNewline).count == axis.values.count + 1)
+            #expect(sweep.markdown.contains("Precision-recall curve"))
+        }
+    }
+
+    @Test func sweepGridParsingAndLimits() throws {
+        #expect(try SweepAxis.parse("minScore=2:3:0.5").values == [2, 2.5, 3])
+        #expect(try SweepAxis.parse("nmsIoU=0.1:0.3:0.1").values.count == 3)
+        #expect(try SweepAxis.parse("scaleLevels=4,6,8").values == [4, 6, 8])
+        for bad in ["minScore", "=1:2:1", "minScore=3:2:1", "minScore=1:2:0", "minScore=1:2", "minScore=a:2:1", "minScore=1:1e9:1e-9"] {
+            #expect(throws: SweepInputError.self, "\(bad)") { try SweepAxis.parse(bad) }
+        }
+        let grid = try sweepSettings(base: PipelineConfig(), axes: [SweepAxis.parse("minScore=2:3:0.5"), SweepAxis.parse("nmsIoU=0.2,0.4")])
+        #expect(grid.map(\.label) == ["minScore=2 nmsIoU=0.2", "minScore=2 nmsIoU=0.4", "minScore=2.5 nmsIoU=0.2",
+                                      "minScore=2.5 nmsIoU=0.4", "minScore=3 nmsIoU=0.2", "minScore=3 nmsIoU=0.4"])
+        #expect(grid[3].config.nmsIoU == 0.4 && grid[3].config.minScore == 2.5)
+        #expect(throws: SweepInputError.self) { try sweepSettings(base: PipelineConfig(), axes: [SweepAxis.parse("noSuchKey=1:2:1")]) }
+        #expect(throws: SweepInputError.self) { try sweepSettings(base: PipelineConfig(), axes: [SweepAxis.parse("gridEnabled=0,1")]) }
+        #expect(throws: SweepInputError.self) { try sweepSettings(base: PipelineConfig(), axes: [SweepAxis.parse("scaleLevels=2.5,3")]) }
+        #expect(throws: SweepInputError.self) { try sweepSettings(base: PipelineConfig(), axes: [SweepAxis.parse("nmsIoU=0:2:1")]) }
+        #expect(throws: SweepInputError.self) {
+            try sweepSettings(base: PipelineConfig(), axes: [SweepAxis.parse("minScore=0:99:1"), SweepAxis.parse("nmsIoU=0:0.99:0.01")])
+        }
+    }
+}
