@@ -83,6 +83,9 @@ public struct PipelineConfig: Sendable, Equatable {
     public var maxEdgeRatio: Double = 3
     /// Move each centre to the contrast centroid within 0.8 r (`refineCentre`).
     public var refineCentres: Bool = false
+    /// Move each centre to where its boundary's gradients point (`voteCentre`, full
+    /// resolution): DoG peaks of touching cells are pushed apart.
+    public var voteCentres: Bool = true
     /// Smallest fraction of 16 sectors around a candidate holding a boundary that faces its
     /// centre (`radialEdgeCoverage`); 0 disables the test.
     public var minEdgeCoverage: Double = 0.8

@@ -47,6 +47,7 @@ enum ConfigKey {
             .number("minContrast", \.minContrast, 0...100),
             .number("maxEdgeRatio", \.maxEdgeRatio, 1...1000),
             .flag("refineCentres", \.refineCentres),
+            .flag("voteCentres", \.voteCentres),
             .number("minEdgeCoverage", \.minEdgeCoverage, 0...1),
             .number("minEdgeRadiusFraction", \.minEdgeRadiusFraction, 0...10),
             .number("maxGridAlignedEdges", \.maxGridAlignedEdges, 0...1),

@@ -121,6 +121,15 @@ struct CandidatesStage: Stage {
                 found[i].y = c.y
             }
         }
+        let s = Double(frame.scale), shift = (s - 1) / 2
+        if config.voteCentres {
+            // On the full-resolution image: a working pixel is a sizeable part of a small cell.
+            for i in found.indices {
+                let c = voteCentre(frame.image, x: found[i].x * s + shift, y: found[i].y * s + shift, r: found[i].r * s)
+                found[i].x = (c.x - shift) / s
+                found[i].y = (c.y - shift) / s
+            }
+        }
         // Boundary evidence: a cell's rim faces its centre all the way round; line leftovers,
         // crossings and specks do not.
         if config.minEdgeCoverage > 0 {
@@ -132,7 +141,6 @@ struct CandidatesStage: Stage {
                 return e.coverage >= config.minEdgeCoverage && e.gridAligned <= config.maxGridAlignedEdges
             }
         }
-        let s = Double(frame.scale), shift = (s - 1) / 2
         for i in found.indices {
             found[i].x = found[i].x * s + shift
             found[i].y = found[i].y * s + shift

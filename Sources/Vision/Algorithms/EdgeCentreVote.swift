@@ -1,0 +1,110 @@
+import Imaging
+
+/// Re-locates a candidate's centre by letting its boundary vote (a local circle Hough
+/// transform on the full-resolution image).
+///
+/// Why: DoG peaks of touching cells repel each other (each blob's negative surround overlaps
+/// its neighbour), so a cell pressed against another is found 0.5-1 radius off its centre,
+/// outside the matching tolerance. Every edge of a round cell — dark rim, clear centre, halo,
+/// either polarity — lies on a ray from the true centre, so each strong gradient pixel votes
+/// along its gradient line (both ways, at distances 0.3 r ... 1.4 r); the neighbour's edges
+/// vote for the neighbour's own centre, about two radii away.
+///
+/// - Parameters:
+///   - image: the decoded image.
+///   - x, y: start centre, image pixels.
+///   - r: candidate radius, image pixels.
+///   - search: the new centre must lie within `search * r` of the start.
+/// - Returns: the voted centre, or the start when the window is degenerate or holds no
+///   clear peak.
+public func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: Double = 0.7)
+    -> (x: Double, y: Double) {
+    let w = image.width, h = image.height
+    guard r >= 1, x.isFinite, y.isFinite, w >= 3, h >= 3 else { return (x, y) }
+    let outer = 1.4 * r
+    let x0 = max(1, Int((x - outer - search * r).rounded(.down)))
+    let x1 = min(w - 2, Int((x + outer + search * r).rounded(.up)))
+    let y0 = max(1, Int((y - outer - search * r).rounded(.down)))
+    let y1 = min(h - 2, Int((y + outer + search * r).rounded(.up)))
+    guard x0 < x1, y0 < y1 else { return (x, y) }
+    // Grey (R + 2G + B) of the window plus a one-pixel border.
+    let ww = x1 - x0 + 3, wh = y1 - y0 + 3
+    var grey = [Float](repeating: 0, count: ww * wh)
+    image.pixels.withUnsafeBufferPointer { px in
+        for yy in 0..<wh {
+            let row = (y0 - 1 + yy) * w + x0 - 1
+            for xx in 0..<ww {
+                let p = (row + xx) * 3
+                grey[yy * ww + xx] = Float(Int(px[p]) + 2 * Int(px[p + 1]) + Int(px[p + 2]))
+            }
+        }
+    }
+    // Sobel magnitudes; only pixels well above the window's median gradient vote (flat
+    // background and noise stay silent without an image-wide noise estimate).
+    let iw = ww - 2, ih = wh - 2
+    var gxs = [Float](repeating: 0, count: iw * ih), gys = gxs, mags = gxs
+    for yy in 0..<ih {
+        for xx in 0..<iw {
+            let i = (yy + 1) * ww + xx + 1
+            let gx = (grey[i - ww + 1] + 2 * grey[i + 1] + grey[i + ww + 1]) - (grey[i - ww - 1] + 2 * grey[i - 1] + grey[i + ww - 1])
+            let gy = (grey[i + ww - 1] + 2 * grey[i + ww] + grey[i + ww + 1]) - (grey[i - ww - 1] + 2 * grey[i - ww] + grey[i - ww + 1])
+            let k = yy * iw + xx
+            gxs[k] = gx
+            gys[k] = gy
+            mags[k] = (gx * gx + gy * gy).squareRoot()
+        }
+    }
+    var sorted = mags
+    let floor = 2 * (selectKth(&sorted, sorted.count / 2) ?? 0)
+    // Accumulator over the search disc, one bin per image pixel.
+    let sr = Int((search * r).rounded(.up))
+    let side = 2 * sr + 1
+    var acc = [Float](repeating: 0, count: side * side)
+    let ax0 = Int(x.rounded()) - sr, ay0 = Int(y.rounded()) - sr
+    let inner = Float(0.3 * r), far = Float(outer)
+    let steps = max(2, Int((far - inner).rounded(.up)))
+    let dstep = (far - inner) / Float(steps)
+    for yy in 0..<ih {
+        let py = Float(y0 + yy)
+        for xx in 0..<iw {
+            let k = yy * iw + xx
+            let m = mags[k]
+            guard m > floor, m > 0 else { continue }
+            let ux = gxs[k] / m, uy = gys[k] / m
+            let px = Float(x0 + xx)
+            let weight = m - floor
+            for s in 0...steps {
+                let d = inner + Float(s) * dstep
+                for sign: Float in [-1, 1] {
+                    let bx = Int((px + sign * d * ux).rounded()) - ax0
+                    let by = Int((py + sign * d * uy).rounded()) - ay0
+                    guard bx >= 0, bx < side, by >= 0, by < side else { continue }
+                    acc[by * side + bx] += weight
+                }
+            }
+        }
+    }
+    // Peak of the 3x3-smoothed accumulator inside the search disc, then the weighted centroid
+    // of its 3x3 neighbourhood for a sub-pixel centre.
+    var best: Float = 0, bestX = -1, bestY = -1
+    for by in 1..<(side - 1) {
+        for bx in 1..<(side - 1) {
+            let dx = bx - sr, dy = by - sr
+            guard dx * dx + dy * dy <= sr * sr else { continue }
+            var s: Float = 0
+            for oy in -1...1 { for ox in -1...1 { s += acc[(by + oy) * side + bx + ox] } }
+            if s > best { best = s; bestX = bx; bestY = by }
+        }
+    }
+    guard best > 0, bestX >= 1, bestY >= 1 else { return (x, y) }
+    var sw: Float = 0, sx: Float = 0, sy: Float = 0
+    for oy in -1...1 {
+        for ox in -1...1 {
+            let v = acc[(bestY + oy) * side + bestX + ox]
+            sw += v
+            sx += v * Float(ox)
+            sy += v * Float(oy)
+        }
+    }
+    return (Double(ax0 + bestX) + Double(sx / sw), Double(ay0 + bestY) + Double(sy / sw))
+}
