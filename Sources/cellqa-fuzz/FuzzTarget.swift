@@ -13,8 +13,9 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     case config
     /// Acceptance file parsing (`Acceptance.parse`).
     case acceptance
-    /// JSON that cellqa reads back (reports, baselines): parse, serialize round trip and
-    /// schema validation against scripts/report.schema.json.
+    /// JSON that cellqa reads back (reports, baselines): parse, serialize round trip, the
+    /// report reader (`RunSnapshot.parse`) and schema validation against
+    /// scripts/report.schema.json.
     case report
     /// The whole pipeline on a small image built from the input (1x1 up to 96x96, including
     /// 1xN and Nx1).

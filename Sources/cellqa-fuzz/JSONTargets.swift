@@ -78,6 +78,11 @@ enum JSONTargets {
                 FuzzInvariant.fail("serialized JSON does not parse: \(error)\n\(text)")
             }
         }
+        do {
+            _ = try RunSnapshot.parse(value, file: fileName)
+        } catch {
+            requireNamed(error)
+        }
         if let reportSchema { _ = SchemaValidator(schema: reportSchema).validate(value) }
         // The value as a schema of itself exercises $ref resolution and unknown keywords.
         _ = SchemaValidator(schema: value).validate(value)
