@@ -110,10 +110,11 @@ public struct BaselineMismatchError: Error, Sendable, CustomStringConvertible {
 /// seed). Regressed = the worsening exceeds the tolerance AND the whole interval lies on the
 /// worse side of 0; improved symmetrically; otherwise unchanged.
 ///
-/// Timings (when `compareTimings`): per stage and total, every sample of the paired fixtures
-/// on `policy.timingClock`; ratio = median(current) / median(baseline). A change below the noise
-/// floor is unchanged; regressed = ratio > 1 + tolerance AND Mann-Whitney p < alpha; improved =
-/// ratio < 1 - tolerance AND p < alpha.
+/// Timings (judged when both runs come from the same CPU model and core count, or when
+/// `compareTimings` is true): per stage and total, every sample of the paired fixtures on
+/// `policy.timingClock`, relative to its fixture's baseline median (`compareStageTimings`).
+/// A change of the median ratio below the noise floor is unchanged; regressed = ratio > 1 +
+/// tolerance AND Mann-Whitney p < alpha; improved = ratio < 1 - tolerance AND p < alpha.
 /// - Throws: `BaselineMismatchError` when the dataset content hashes differ and
 ///   `allowDatasetChange` is false.
 public func compareWithBaseline(_ baseline: RunSnapshot, _ current: RunSnapshot, policy: BaselinePolicy,
@@ -163,14 +164,11 @@ public func compareWithBaseline(_ baseline: RunSnapshot, _ current: RunSnapshot,
             : "timings not compared: baseline from \(baseline.machine.cpuModel) (\(baseline.machine.cores) cores), "
               + "this run on \(current.machine.cpuModel) (\(current.machine.cores) cores); --compare-timings forces it"
     }
-    let paths = Set(a.map(\.path))
     var stages: [StageComparison] = []
     var names = baseline.stageNames
     for n in current.stageNames where !names.contains(n) { names.append(n) }
     for stage in names {
-        let x = baseline.timingSamples(stage: stage, clock: policy.timingClock, paths: paths)
-        let y = current.timingSamples(stage: stage, clock: policy.timingClock, paths: paths)
-        stages.append(compareStageTimings(stage: stage, x, y, policy: policy, judged: timed, note: note))
+        stages.append(compareStageTimings(stage: stage, baseline: a, current: b, policy: policy, judged: timed, note: note))
     }
     return BaselineComparison(baselineSource: baseline.source, baselineConfigHash: baseline.configHash,
                               currentConfigHash: current.configHash, pairedFixtures: a.count, unpairedFixtures: unpaired,
@@ -178,7 +176,7 @@ public func compareWithBaseline(_ baseline: RunSnapshot, _ current: RunSnapshot,
 }
 
 /// Fewest paired fixtures (with the metric defined) a metric verdict is given on.
-public let minimumFixturesForVerdict = 3
+public let minimumFixturesForVerdict = 2
 
 /// One metric's verdict over the paired fixtures `subset` (indices into `a` and `b`).
 func compareMetric(_ metric: ComparedMetric, scope: String, _ a: [FixtureRecord], _ b: [FixtureRecord],
@@ -193,7 +191,8 @@ func compareMetric(_ metric: ComparedMetric, scope: String, _ a: [FixtureRecord]
     }
     let difference = cur - base
     result.difference = difference
-    // A bootstrap over one or two fixtures only repeats them: no interval, no verdict.
+    // A bootstrap over one fixture only repeats it: no interval, no verdict. (Over two, an
+    // interval entirely on one side needs both fixtures to have moved that way.)
     let defined = subset.filter { metric.value(a, indices: [$0]) != nil }.count
     guard defined >= minimumFixturesForVerdict else {
         result.detail = "change \(Show.signed(difference)); \(defined) fixture\(defined == 1 ? "" : "s") with this metric, "
@@ -226,25 +225,51 @@ func compareMetric(_ metric: ComparedMetric, scope: String, _ a: [FixtureRecord]
     return result
 }
 
-/// One stage's timing verdict from the two runs' samples (milliseconds).
-func compareStageTimings(stage: String, _ x: [Double], _ y: [Double], policy: BaselinePolicy, judged: Bool,
-                    note: String) -> StageComparison {
-    let mx = Statistics.median(x), my = Statistics.median(y)
-    var result = StageComparison(stage: stage, clock: policy.timingClock, baselineMedianMs: mx, currentMedianMs: my,
-                                 ratio: nil, mannWhitney: MannWhitney.test(y, x), baselineSamples: x.count,
-                                 currentSamples: y.count, verdict: .notCompared, detail: note)
+/// One stage's timing verdict over the paired fixtures `a[i]` / `b[i]`.
+///
+/// Fixtures differ in size by an order of magnitude, which would drown a 15% change in a test
+/// over pooled milliseconds. So every sample of fixture i, on both sides, is divided by the
+/// median of fixture i's baseline samples (fixtures whose baseline median is under 1 µs —
+/// clock resolution — are left out): the baseline's relative times centre on 1, the current
+/// run's on its slowdown. The ratio is median(current relative) / median(baseline relative),
+/// and the Mann-Whitney test compares the two relative samples. The raw medians (ms) are
+/// reported beside them.
+func compareStageTimings(stage: String, baseline a: [FixtureRecord], current b: [FixtureRecord], policy: BaselinePolicy,
+                         judged: Bool, note: String) -> StageComparison {
+    let clock = policy.timingClock
+    var rawX: [Double] = [], rawY: [Double] = []
+    var relX: [Double] = [], relY: [Double] = []
+    for (fa, fb) in zip(a, b) {
+        let x = fa.samples(stage: stage, clock: clock), y = fb.samples(stage: stage, clock: clock)
+        rawX += x
+        rawY += y
+        guard let scale = Statistics.median(x), scale >= 0.001, !y.isEmpty else { continue }
+        relX += x.map { $0 / scale }
+        relY += y.map { $0 / scale }
+    }
+    let mx = Statistics.median(rawX), my = Statistics.median(rawY)
+    var result = StageComparison(stage: stage, clock: clock, baselineMedianMs: mx, currentMedianMs: my,
+                                 ratio: nil, mannWhitney: MannWhitney.test(relY, relX), baselineSamples: rawX.count,
+                                 currentSamples: rawY.count, verdict: .notCompared, detail: note)
     guard let mx, let my else {
         result.detail = "no samples on \(mx == nil ? "the baseline" : "this run")"
         return result
     }
-    // Sub-microsecond medians: the clock's resolution, not the code, decides the ratio.
-    let floorMs = 0.001
-    let ratio = (mx > floorMs || my > floorMs) ? max(my, floorMs) / max(mx, floorMs) : 1
+    guard let rx = Statistics.median(relX), let ry = Statistics.median(relY), rx > 0 else {
+        // Only sub-microsecond samples: the clock's resolution, not the code, would decide.
+        result.ratio = 1
+        if judged {
+            result.verdict = .unchanged
+            result.detail = "median \(Show.ms(mx)) -> \(Show.ms(my)) ms, below the clock's resolution"
+        }
+        return result
+    }
+    let ratio = ry / rx
     result.ratio = ratio
     guard judged else { return result }
     let p = result.mannWhitney?.pValue ?? 1
     let change = ratio - 1
-    let text = "median \(Show.ms(mx)) -> \(Show.ms(my)) ms (\(Show.signedPercent(change))), Mann-Whitney p \(Show.pValue(p))"
+    let text = "median \(Show.ms(mx)) -> \(Show.ms(my)) ms, per-fixture relative time \(Show.signedPercent(change)), Mann-Whitney p \(Show.pValue(p))"
     if change.magnitude < policy.timingNoiseFloor {
         result.verdict = .unchanged
         result.detail = text + ", under the \(Show.percent(policy.timingNoiseFloor)) noise floor"

@@ -92,7 +92,7 @@ extension BaselineComparison {
         }
         if !stages.isEmpty {
             let clock = stages.first?.clock.rawValue ?? "cpu"
-            out.append("| stage (\(clock) ms) | baseline median | current median | ratio | Mann-Whitney p | verdict |")
+            out.append("| stage (\(clock) ms) | baseline median | current median | relative time | Mann-Whitney p | verdict |")
             out.append("| --- | ---: | ---: | ---: | ---: | --- |")
             for s in stages {
                 out.append("| \(markdownEscape(s.stage)) | \(Show.ms(s.baselineMedianMs)) | \(Show.ms(s.currentMedianMs)) | "

@@ -47,6 +47,21 @@ public struct FixtureRecord: Sendable, Equatable {
     }
 
     public var isScored: Bool { status == .scored }
+
+    /// This fixture's samples of `stage` (one per repeat), milliseconds; "total" sums each
+    /// repeat's stages.
+    public func samples(stage: String, clock: TimingClock) -> [Double] {
+        if stage == StageStatistics.totalName {
+            let repeats = timings.map { $0.samples(clock).count }.max() ?? 0
+            return (0..<repeats).map { k in
+                timings.reduce(0) { sum, t in
+                    let s = t.samples(clock)
+                    return sum + (k < s.count ? s[k] : 0)
+                }
+            }
+        }
+        return timings.first { $0.name == stage }?.samples(clock) ?? []
+    }
     /// Per-fixture F1 (1 when the fixture has neither labels nor detections).
     public var f1: Double { detection.f1 }
     /// |predicted - labelled| / labelled; nil without labelled cells.
@@ -91,21 +106,7 @@ public struct RunSnapshot: Sendable, Equatable {
     /// Every sample of `stage` over the fixtures at `paths` (all when nil), milliseconds.
     /// "total" sums each repeat's stages.
     public func timingSamples(stage: String, clock: TimingClock, paths: Set<String>? = nil) -> [Double] {
-        var out: [Double] = []
-        for f in fixtures where paths?.contains(f.path) ?? true {
-            if stage == StageStatistics.totalName {
-                let repeats = f.timings.map { $0.samples(clock).count }.max() ?? 0
-                for k in 0..<repeats {
-                    out.append(f.timings.reduce(0) { sum, t in
-                        let s = t.samples(clock)
-                        return sum + (k < s.count ? s[k] : 0)
-                    })
-                }
-            } else if let t = f.timings.first(where: { $0.name == stage }) {
-                out += t.samples(clock)
-            }
-        }
-        return out
+        fixtures.filter { paths?.contains($0.path) ?? true }.flatMap { $0.samples(stage: stage, clock: clock) }
     }
 }
 
