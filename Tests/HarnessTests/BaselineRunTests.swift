@@ -139,11 +139,11 @@ import Vision
         defer { d.remove() }
         let request = RunRequest(datasetRoot: d.root, labelsRoot: nil, settings: RunSettings(jobs: 2), toolVersion: "test")
         let prepared = try prepareDataset(request)
-        for text in ["nmsIoU=0:0.9:0.3", "minScore=2:6:2"] {
+        for text in ["nmsIoU=0:0.9:0.3", "madCut=1.5,3", "hueMinDeg=180,220", "minScore=2:6:2"] {
             let axis = try SweepAxis.parse(text)
             let grid = try sweepSettings(base: PipelineConfig(), axes: [axis])
             let sweep = runSweep(prepared.fixtures, axes: [axis], sweep: grid, settings: RunSettings(jobs: 2), datasetHash: prepared.contentHash)
-            #expect(sweep.resumeStage == (text.hasPrefix("nms") ? "nms" : "normalize"))
+            #expect(sweep.resumeStage == (text.hasPrefix("nms") ? "nms" : text.hasPrefix("mad") ? "count" : text.hasPrefix("hue") ? "classify" : "normalize"))
             #expect(sweep.points.count == axis.values.count)
             for (point, setting) in zip(sweep.points, grid) {
                 var r = request
