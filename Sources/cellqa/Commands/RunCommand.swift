@@ -24,9 +24,10 @@ struct RunCommand: ParsableCommand {
             live/dead accuracy, blank detections) regress only when the drop exceeds the \
             tolerance of the acceptance file's "baseline" section AND the 95% paired bootstrap \
             interval over fixtures (2000 resamples, fixed seed) lies entirely on the worse side. \
-            Stage timings (thread CPU by default, --timing wall) regress only when the median \
-            ratio exceeds +10% AND a Mann-Whitney test is significant (alpha 0.01); changes under \
-            3% are noise. Timings are compared only when the baseline was recorded on the same \
+            Stage timings (thread CPU by default, --timing wall; every sample taken relative to \
+            its fixture's baseline median) regress only when the median relative time rises \
+            more than 10% AND a Mann-Whitney test is significant (alpha 0.01); changes under 3% \
+            are noise. Timings are compared only when the baseline was recorded on the same \
             CPU model and core count (--compare-timings forces, --no-compare-timings skips).
 
             --record writes this run's report.json as the baseline (--baseline-path, default \
