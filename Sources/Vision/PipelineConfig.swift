@@ -76,9 +76,9 @@ public struct PipelineConfig: Sendable, Equatable {
     public var scaleLevels: Int = 8
     /// Minimum detection score (DoG peak over the robust noise of its level). Sweeping it gives
     /// the precision/recall curve.
-    public var minScore: Double = 3.5
+    public var minScore: Double = 3
     /// Minimum peak contrast (Weber contrast of the flattened luminance, unitless).
-    public var minContrast: Double = 0.07
+    public var minContrast: Double = 0.06
     /// Largest ratio of the Hessian's principal curvatures at a peak (elongated shapes above).
     public var maxEdgeRatio: Double = 3
     /// Move each centre to the contrast centroid within 0.8 r (`refineCentre`).
@@ -88,7 +88,7 @@ public struct PipelineConfig: Sendable, Equatable {
     public var voteCentres: Bool = true
     /// Smallest fraction of 16 sectors around a candidate holding a boundary that faces its
     /// centre (`radialEdgeCoverage`); 0 disables the test.
-    public var minEdgeCoverage: Double = 0.8
+    public var minEdgeCoverage: Double = 0.75
     /// A candidate's boundary radius on the full-resolution image (`boundaryRadius`) must
     /// reach this fraction of `minRadiusPx`: debris specks are round too, but small. 0 = off.
     public var minEdgeRadiusFraction: Double = 0.8
