@@ -61,20 +61,20 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathCom
 
 @Suite("Goldens", .serialized)
 struct GoldensTests {
-    /// Regression floor at the level measured when this was written (P 0.95, R 0.82, live/dead
-    /// 1.00, blanks 4 detections in 2 images). The acceptance targets (P >= 0.95,
-    /// R >= 0.93, blanks 0) are NOT met yet; see `acceptanceTargets` below.
+    /// Regression floor a little below the level measured when this was written (P 0.959,
+    /// R 0.877, live/dead 1.00, 4 detections on the one blank control). The acceptance
+    /// targets (P >= 0.95, R >= 0.93, blanks 0) are NOT met yet; see `acceptanceTargets`.
     @Test func goldensRegressionFloor() throws {
         let score = try GoldenScore.measure(root: repositoryRoot)
         print("Goldens: P \(score.precision) R \(score.recall) class \(score.classAccuracy) blank detections \(score.blankDetections)/\(score.blanks)")
         #expect(score.blanks >= 1)
-        #expect(score.precision >= 0.91)
-        #expect(score.recall >= 0.80)
+        #expect(score.precision >= 0.94)
+        #expect(score.recall >= 0.86)
         #expect(score.classAccuracy >= 0.97)
         #expect(score.blankDetections <= 6)
     }
 
-    @Test(.disabled("acceptance targets not reached yet: measured P 0.95, R 0.82, 4 blank detections"))
+    @Test(.disabled("acceptance targets not reached yet: measured P 0.959, R 0.877, 4 blank detections"))
     func acceptanceTargets() throws {
         let score = try GoldenScore.measure(root: repositoryRoot)
         #expect(score.precision >= 0.95)
