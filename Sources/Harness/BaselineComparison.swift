@@ -113,7 +113,8 @@ public struct BaselineMismatchError: Error, Sendable, CustomStringConvertible {
 /// Timings (judged when both runs come from the same CPU model and core count, or when
 /// `compareTimings` is true): per stage and total, every sample of the paired fixtures on
 /// `policy.timingClock`, relative to its fixture's baseline median (`compareStageTimings`).
-/// A change of the median ratio below the noise floor is unchanged; regressed = ratio > 1 +
+/// A change of the median ratio below the noise floor (or of the median below the noise floor
+/// in milliseconds) is unchanged; regressed = ratio > 1 +
 /// tolerance AND Mann-Whitney p < alpha; improved = ratio < 1 - tolerance AND p < alpha.
 /// - Throws: `BaselineMismatchError` when the dataset content hashes differ and
 ///   `allowDatasetChange` is false.
@@ -273,6 +274,9 @@ func compareStageTimings(stage: String, baseline a: [FixtureRecord], current b: 
     if change.magnitude < policy.timingNoiseFloor {
         result.verdict = .unchanged
         result.detail = text + ", under the \(Show.percent(policy.timingNoiseFloor)) noise floor"
+    } else if (my - mx).magnitude < policy.timingNoiseFloorMs {
+        result.verdict = .unchanged
+        result.detail = text + ", median moved less than the \(formatGateNumber(policy.timingNoiseFloorMs)) ms noise floor"
     } else if change > policy.timingTolerance && p < policy.timingAlpha {
         result.verdict = .regressed
         result.detail = text + ", slower than the \(Show.percent(policy.timingTolerance)) tolerance and significant at \(formatGateNumber(policy.timingAlpha))"

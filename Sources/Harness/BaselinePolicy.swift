@@ -80,7 +80,7 @@ public enum Tolerance: Sendable, Equatable {
 ///   "tolerances": { "f1": { "absolute": 0.01 }, "countError": { "relative": 0.1 } },
 ///   "tags": { "dense": { "recall": { "absolute": 0.03 } } },
 ///   "resamples": 2000, "confidence": 0.95, "seed": 24301,
-///   "timing": { "tolerance": 0.10, "noiseFloor": 0.03, "alpha": 0.01, "clock": "cpu" }
+///   "timing": { "tolerance": 0.10, "noiseFloor": 0.03, "noiseFloorMs": 0.5, "alpha": 0.01, "clock": "cpu" }
 /// }
 /// ```
 /// Metric names: precision, recall, f1, countError, liveDeadAccuracy, blankDetections.
@@ -98,6 +98,9 @@ public struct BaselinePolicy: Sendable, Equatable {
     public var timingTolerance: Double
     /// Median-ratio changes smaller than this are "unchanged" whatever the test says.
     public var timingNoiseFloor: Double
+    /// Median changes smaller than this many milliseconds are "unchanged" too: sub-millisecond
+    /// stages jitter by tens of percent with caches and scheduling, not with the code.
+    public var timingNoiseFloorMs: Double
     /// Significance level of the Mann-Whitney test on timings.
     public var timingAlpha: Double
     /// The clock timings are gated on (thread CPU by default: steadier on shared machines).
@@ -111,8 +114,8 @@ public struct BaselinePolicy: Sendable, Equatable {
     public init(tolerances: [ComparedMetric: Tolerance] = BaselinePolicy.defaultTolerances,
                 tagTolerances: [(tag: String, tolerances: [ComparedMetric: Tolerance])] = [],
                 resamples: Int = 2000, confidence: Double = 0.95, seed: UInt64 = 0x5EED,
-                timingTolerance: Double = 0.10, timingNoiseFloor: Double = 0.03, timingAlpha: Double = 0.01,
-                timingClock: TimingClock = .cpu) {
+                timingTolerance: Double = 0.10, timingNoiseFloor: Double = 0.03, timingNoiseFloorMs: Double = 0.5,
+                timingAlpha: Double = 0.01, timingClock: TimingClock = .cpu) {
         self.tolerances = tolerances
         self.tagTolerances = tagTolerances.sorted { $0.tag < $1.tag }
         self.resamples = resamples
@@ -120,6 +123,7 @@ public struct BaselinePolicy: Sendable, Equatable {
         self.seed = seed
         self.timingTolerance = timingTolerance
         self.timingNoiseFloor = timingNoiseFloor
+        self.timingNoiseFloorMs = timingNoiseFloorMs
         self.timingAlpha = timingAlpha
         self.timingClock = timingClock
     }
@@ -132,7 +136,7 @@ public struct BaselinePolicy: Sendable, Equatable {
         a.tolerances == b.tolerances && a.tagTolerances.map(\.tag) == b.tagTolerances.map(\.tag)
             && a.tagTolerances.map(\.tolerances) == b.tagTolerances.map(\.tolerances)
             && a.resamples == b.resamples && a.confidence == b.confidence && a.seed == b.seed
-            && a.timingTolerance == b.timingTolerance && a.timingNoiseFloor == b.timingNoiseFloor
+            && a.timingTolerance == b.timingTolerance && a.timingNoiseFloor == b.timingNoiseFloor && a.timingNoiseFloorMs == b.timingNoiseFloorMs
             && a.timingAlpha == b.timingAlpha && a.timingClock == b.timingClock
     }
 
@@ -164,6 +168,10 @@ public struct BaselinePolicy: Sendable, Equatable {
                     switch tkey {
                     case "tolerance": policy.timingTolerance = try fractionOpen(t)
                     case "noiseFloor": policy.timingNoiseFloor = try fractionOpen(t)
+                    case "noiseFloorMs":
+                        let v = try t.double()
+                        guard v >= 0 else { throw t.error(expected: "a non-negative number of milliseconds") }
+                        policy.timingNoiseFloorMs = v
                     case "alpha":
                         let v = try t.double()
                         guard v > 0 && v < 1 else { throw t.error(expected: "a number between 0 and 1") }
@@ -173,7 +181,7 @@ public struct BaselinePolicy: Sendable, Equatable {
                         guard let clock = TimingClock(rawValue: name) else { throw t.error(expected: "\"wall\" or \"cpu\"") }
                         policy.timingClock = clock
                     default:
-                        throw t.error(message: "unknown key \"\(tkey)\" (known keys: tolerance, noiseFloor, alpha, clock)")
+                        throw t.error(message: "unknown key \"\(tkey)\" (known keys: tolerance, noiseFloor, noiseFloorMs, alpha, clock)")
                     }
                 }
             default:

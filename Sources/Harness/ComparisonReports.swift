@@ -42,6 +42,7 @@ extension BaselineComparison {
               ("unpairedFixtures", .array(unpairedFixtures.map { .string($0) })),
               ("timingsCompared", .bool(timingsCompared)), ("timingNote", .string(timingNote)),
               ("timingTolerance", jnum(policy.timingTolerance)), ("timingNoiseFloor", jnum(policy.timingNoiseFloor)),
+              ("timingNoiseFloorMs", jnum(policy.timingNoiseFloorMs)),
               ("timingAlpha", jnum(policy.timingAlpha)),
               ("regressions", .array(regressions.map { .string($0) })),
               ("improvements", .array(improvements.map { .string($0) })),
@@ -100,7 +101,7 @@ extension BaselineComparison {
             }
             out.append("")
             out.append("Timings: \(markdownEscape(timingNote)); regression = median ratio above +\(Show.percent(policy.timingTolerance)) "
-                       + "and Mann-Whitney p < \(formatGateNumber(policy.timingAlpha)); changes under \(Show.percent(policy.timingNoiseFloor)) are noise.")
+                       + "and Mann-Whitney p < \(formatGateNumber(policy.timingAlpha)); changes under \(Show.percent(policy.timingNoiseFloor)) or \(formatGateNumber(policy.timingNoiseFloorMs)) ms are noise.")
             out.append("")
         }
         return out
