@@ -73,13 +73,15 @@ public func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: 
             let ux = gxs[k] / m, uy = gys[k] / m
             let px = Float(x0 + xx)
             let weight = m - floor
-            for s in 0...steps {
-                let d = inner + Float(s) * dstep
-                for sign: Float in [-1, 1] {
-                    let bx = Int((px + sign * d * ux).rounded()) - ax0
-                    let by = Int((py + sign * d * uy).rounded()) - ay0
-                    guard bx >= 0, bx < side, by >= 0, by < side else { continue }
-                    acc[by * side + bx] += weight
+            acc.withUnsafeMutableBufferPointer { a in
+                for s in 0...steps {
+                    let d = inner + Float(s) * dstep
+                    // Both ways along the gradient line: the polarity of an edge is unknown.
+                    let vx = d * ux, vy = d * uy
+                    let bx1 = Int((px + vx).rounded()) &- ax0, by1 = Int((py + vy).rounded()) &- ay0
+                    if bx1 >= 0, bx1 < side, by1 >= 0, by1 < side { a[by1 &* side &+ bx1] += weight }
+                    let bx2 = Int((px - vx).rounded()) &- ax0, by2 = Int((py - vy).rounded()) &- ay0
+                    if bx2 >= 0, bx2 < side, by2 >= 0, by2 < side { a[by2 &* side &+ bx2] += weight }
                 }
             }
         }

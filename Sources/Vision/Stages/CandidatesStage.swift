@@ -124,6 +124,17 @@ struct CandidatesStage: Stage {
         let s = Double(frame.scale), shift = (s - 1) / 2
         if config.voteCentres {
             // On the full-resolution image: a working pixel is a sizeable part of a small cell.
+            // Candidates with hardly any boundary around them (noise, line leftovers: most of
+            // the DoG peaks) cannot pass the boundary test below wherever their centre moves,
+            // so they are dropped here instead of costing a vote each.
+            if config.minEdgeCoverage > 0 {
+                let smoothLog = gaussianBlur(logFlat, sigma: 1)
+                let threshold = Float(config.edgeThresholdNoise) * gradientNoise(smoothLog)
+                let floor = 0.5 * config.minEdgeCoverage
+                found = found.filter { c in
+                    radialEdgeCoverage(smoothLog, x: c.x, y: c.y, r: c.r, threshold: threshold).coverage >= floor
+                }
+            }
             for i in found.indices {
                 let c = voteCentre(frame.image, x: found[i].x * s + shift, y: found[i].y * s + shift, r: found[i].r * s)
                 found[i].x = (c.x - shift) / s
