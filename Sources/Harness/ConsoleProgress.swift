@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Vision
 
 /// Progress on stderr. On a terminal: one bar redrawn in place with `\r` (done/total, rate,
 /// ETA), at most every 0.1 s. Otherwise (CI logs): a plain line every `lineInterval` seconds
@@ -13,7 +14,7 @@ public final class ConsoleProgress: ProgressSink {
     private let interactive: Bool
     private let color: Bool
     private let lineInterval: Double
-    private let start = HarnessClock.wall()
+    private let start = StageClock.wall()
     private let state = Mutex(State())
     private let write: @Sendable (String) -> Void
 
@@ -38,7 +39,7 @@ public final class ConsoleProgress: ProgressSink {
     }
 
     public func fixtureFinished(done: Int, total: Int) {
-        let now = HarnessClock.wall()
+        let now = StageClock.wall()
         let text: String? = state.withLock { s in
             let interval = interactive ? 0.1 : lineInterval
             guard now - s.lastDraw >= interval || done == total else { return nil }

@@ -15,7 +15,7 @@ public func runInterleaved(_ fixtures: [RunFixture], pipelines: [Pipeline], sett
     let slots = Mutex([[FixtureOutcome?]](repeating: [FixtureOutcome?](repeating: nil, count: fixtures.count), count: versions))
     let next = Atomic<Int>(0)
     let done = Atomic<Int>(0)
-    let runStart = HarnessClock.wall()
+    let runStart = StageClock.wall()
     let workers = min(settings.jobs, max(1, fixtures.count))
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
         while true {
@@ -31,7 +31,7 @@ public func runInterleaved(_ fixtures: [RunFixture], pipelines: [Pipeline], sett
             progress?.fixtureFinished(done: finished, total: fixtures.count)
         }
     }
-    let wall = HarnessClock.wall() - runStart
+    let wall = StageClock.wall() - runStart
     progress?.runFinished(total: fixtures.count)
     let rss = peakResidentBytes()
     return slots.withLock { all in

@@ -58,8 +58,8 @@ public struct PreparedDataset: Sendable {
 /// - Throws: `RunInputError` when the dataset root or labels root cannot be read, the glob
 ///   is malformed, or no fixture is selected.
 public func prepareDataset(_ request: RunRequest) throws(RunInputError) -> PreparedDataset {
-    let scanStart = HarnessClock.wall()
-    let scanCPUStart = HarnessClock.threadCPU()
+    let scanStart = StageClock.wall()
+    let scanCPUStart = StageClock.threadCPU()
     var glob: GlobPattern?
     if let filter = request.filter {
         do {
@@ -93,7 +93,7 @@ public func prepareDataset(_ request: RunRequest) throws(RunInputError) -> Prepa
         contentHash = "unreadable"
     }
     return PreparedDataset(root: dataset.root, labelsRoot: dataset.labelsRoot, fixtures: fixtures, contentHash: contentHash,
-                           scanSeconds: HarnessClock.wall() - scanStart, scanCPUSeconds: HarnessClock.threadCPU() - scanCPUStart)
+                           scanSeconds: StageClock.wall() - scanStart, scanCPUSeconds: StageClock.threadCPU() - scanCPUStart)
 }
 
 /// Scans the dataset, selects fixtures, runs them and builds the report.
@@ -101,12 +101,12 @@ public func prepareDataset(_ request: RunRequest) throws(RunInputError) -> Prepa
 ///   is malformed, or no fixture is selected. Per-fixture problems never throw: they become errored fixtures.
 public func performRun(_ request: RunRequest, progress: (any ProgressSink)? = nil) throws(RunInputError) -> RunReport {
     let startTime = isoTimestamp(Date())
-    let scanStart = HarnessClock.wall()
+    let scanStart = StageClock.wall()
     let prepared = try prepareDataset(request)
     let result = runFixtures(prepared.fixtures, pipeline: Pipeline(config: request.config), settings: request.settings,
                              progress: progress)
     var report = makeReport(request, config: request.config, prepared: prepared, result: result, startTime: startTime)
-    report.durationSeconds = HarnessClock.wall() - scanStart
+    report.durationSeconds = StageClock.wall() - scanStart
     return report
 }
 

@@ -147,7 +147,7 @@ public protocol ProgressSink: Sendable {
 public func runFixtures(_ fixtures: [RunFixture], pipeline: Pipeline, settings: RunSettings,
                         progress: (any ProgressSink)? = nil) -> RunResult {
     let state = RunState(count: fixtures.count)
-    let runStart = HarnessClock.wall()
+    let runStart = StageClock.wall()
     let workers = min(settings.jobs, max(1, fixtures.count))
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
         while true {
@@ -160,7 +160,7 @@ public func runFixtures(_ fixtures: [RunFixture], pipeline: Pipeline, settings: 
             progress?.fixtureFinished(done: done, total: fixtures.count)
         }
     }
-    let wall = HarnessClock.wall() - runStart
+    let wall = StageClock.wall() - runStart
     progress?.runFinished(total: fixtures.count)
     let outcomes = state.slots.withLock { slots in
         slots.enumerated().map { index, slot in
@@ -185,7 +185,7 @@ func runFixture(_ fixture: RunFixture, pipeline: Pipeline, settings: RunSettings
                 runStart: Double) -> FixtureOutcome {
     var outcome = FixtureOutcome(fixture: fixture, status: .errored, error: nil, tags: [], result: nil, score: nil,
                                  truth: nil, samples: [], spans: [], harnessCPUSeconds: 0)
-    var harnessStart = HarnessClock.threadCPU()
+    var harnessStart = StageClock.threadCPU()
     if let problem = fixture.problem {
         outcome.error = problem
         return outcome
@@ -198,20 +198,20 @@ func runFixture(_ fixture: RunFixture, pipeline: Pipeline, settings: RunSettings
             outcome.tags = loaded.tags
         } catch {
             outcome.error = error.description
-            outcome.harnessCPUSeconds = HarnessClock.threadCPU() - harnessStart
+            outcome.harnessCPUSeconds = StageClock.threadCPU() - harnessStart
             return outcome
         }
     }
-    outcome.harnessCPUSeconds += HarnessClock.threadCPU() - harnessStart
+    outcome.harnessCPUSeconds += StageClock.threadCPU() - harnessStart
     guard let imagePath = fixture.imagePath else {
         outcome.error = "\(fixture.labelPath ?? fixture.id): label without an image"
         return outcome
     }
 
     for repeatIndex in 0..<settings.repeats {
-        let start = HarnessClock.wall()
+        let start = StageClock.wall()
         outcome.spans.append(RepeatSpan(start: start - runStart, worker: worker))
-        let cpu0 = HarnessClock.threadCPU()
+        let cpu0 = StageClock.threadCPU()
         let image: Image
         do {
             image = try Image.decode(file: imagePath, options: settings.decodeOptions)
@@ -219,12 +219,12 @@ func runFixture(_ fixture: RunFixture, pipeline: Pipeline, settings: RunSettings
             outcome.error = error.description
             return outcome
         }
-        let decode = StageTiming(name: "decode", wallSeconds: HarnessClock.wall() - start,
-                                 cpuSeconds: HarnessClock.threadCPU() - cpu0)
+        let decode = StageTiming(name: "decode", wallSeconds: StageClock.wall() - start,
+                                 cpuSeconds: StageClock.threadCPU() - cpu0)
         if repeatIndex == 0, let label, let labelPath = fixture.labelPath {
-            harnessStart = HarnessClock.threadCPU()
+            harnessStart = StageClock.threadCPU()
             let problems = label.check(imageWidth: image.width, imageHeight: image.height, file: labelPath)
-            outcome.harnessCPUSeconds += HarnessClock.threadCPU() - harnessStart
+            outcome.harnessCPUSeconds += StageClock.threadCPU() - harnessStart
             if !problems.isEmpty {
                 outcome.error = problems.map(\.description).joined(separator: "\n")
                 return outcome
@@ -244,7 +244,7 @@ func runFixture(_ fixture: RunFixture, pipeline: Pipeline, settings: RunSettings
         outcome.status = .unlabelled
         return outcome
     }
-    harnessStart = HarnessClock.threadCPU()
+    harnessStart = StageClock.threadCPU()
     let config = pipeline.config
     let countSettings = CountSettings(squares: config.countedSquares, madCut: config.madCut, dilution: label.dilution,
                                       overcrowdedPerSquare: config.overcrowdedPerSquare,
@@ -253,7 +253,7 @@ func runFixture(_ fixture: RunFixture, pipeline: Pipeline, settings: RunSettings
     outcome.truth = truth
     outcome.score = scoreFixture(result: result, truth: truth, rule: settings.matchRule, countSettings: countSettings)
     outcome.status = .scored
-    outcome.harnessCPUSeconds += HarnessClock.threadCPU() - harnessStart
+    outcome.harnessCPUSeconds += StageClock.threadCPU() - harnessStart
     return outcome
 }
 

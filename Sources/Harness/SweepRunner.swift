@@ -65,7 +65,7 @@ private struct SweepCell: Sendable {
 /// Workers: `settings.jobs`, one fixture at a time each (memory: one image and one saved frame per worker).
 public func runSweep(_ fixtures: [RunFixture], axes: [SweepAxis], sweep: [SweepSetting], settings: RunSettings,
                      datasetHash: String, progress: (any ProgressSink)? = nil) -> SweepResult {
-    let start = HarnessClock.wall()
+    let start = StageClock.wall()
     let stages = Pipeline(config: sweep.first?.config ?? PipelineConfig()).stages
     let keyStages = axes.map { sweepResumeStage[$0.key] }
     let resume = !keyStages.isEmpty && keyStages.allSatisfy({ $0 != nil })
@@ -100,7 +100,7 @@ public func runSweep(_ fixtures: [RunFixture], axes: [SweepAxis], sweep: [SweepS
                                  scored: cells.count, errored: errored[s]))
     }
     return SweepResult(axes: axes, points: points, resumeStage: stages[resume].name, fixtures: fixtures.count,
-                       datasetHash: datasetHash, wallSeconds: HarnessClock.wall() - start)
+                       datasetHash: datasetHash, wallSeconds: StageClock.wall() - start)
 }
 
 /// One fixture under every setting: nil entries = errored; unlabelled fixtures give unscored cells.

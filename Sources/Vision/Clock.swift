@@ -4,10 +4,11 @@ import Glibc
 import Darwin
 #endif
 
-/// Monotonic wall clock and CPU time of the calling thread, seconds.
-enum StageClock {
-    static func wall() -> Double { read(CLOCK_MONOTONIC) }
-    static func threadCPU() -> Double { read(CLOCK_THREAD_CPUTIME_ID) }
+/// Monotonic wall clock and CPU time of the calling thread, seconds. Stages and the harness
+/// (decode, whole runs) time themselves with the same clocks.
+public enum StageClock {
+    public static func wall() -> Double { read(CLOCK_MONOTONIC) }
+    public static func threadCPU() -> Double { read(CLOCK_THREAD_CPUTIME_ID) }
 
     private static func read(_ id: clockid_t) -> Double {
         var ts = timespec()

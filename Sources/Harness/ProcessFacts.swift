@@ -4,18 +4,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Monotonic wall clock and the calling thread's CPU time, seconds.
-enum HarnessClock {
-    static func wall() -> Double { read(CLOCK_MONOTONIC) }
-    static func threadCPU() -> Double { read(CLOCK_THREAD_CPUTIME_ID) }
-
-    private static func read(_ id: clockid_t) -> Double {
-        var ts = timespec()
-        clock_gettime(id, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
-}
-
 /// Peak resident memory of this process in bytes: VmHWM from /proc/self/status, or
 /// getrusage's ru_maxrss (kilobytes on Linux) when /proc is unavailable.
 public func peakResidentBytes() -> Int {
