@@ -15,10 +15,19 @@ public struct Pipeline: Sendable {
     /// Runs every stage on `image`. Never traps on image content; an empty image gives an
     /// empty result with the flag "empty-image".
     public func run(_ image: Image) throws -> PipelineResult {
+        try run(image, shouldStop: { nil })
+    }
+
+    /// `run(_:)` with a cooperative stop: `shouldStop` is asked before each stage, and a
+    /// non-nil answer (the reason, e.g. "time limit of 300 s exceeded") ends the run with
+    /// `PipelineStopped`. A stage is never interrupted midway, so how late the stop comes is
+    /// bounded by the longest stage.
+    public func run(_ image: Image, shouldStop: () -> String?) throws -> PipelineResult {
         var frame = Frame(image: image, config: config)
         var timings: [StageTiming] = []
         timings.reserveCapacity(stages.count)
         for stage in stages {
+            if let reason = shouldStop() { throw PipelineStopped(beforeStage: stage.name, reason: reason) }
             let wall0 = StageClock.wall(), cpu0 = StageClock.threadCPU()
             try stage.run(&frame)
             timings.append(StageTiming(name: stage.name, wallSeconds: StageClock.wall() - wall0,
@@ -33,4 +42,18 @@ public struct Pipeline: Sendable {
                               grid: frame.grid?.result, count: count, focusScore: frame.focusScore,
                               glareRatio: frame.glareRatio, flags: flags, timings: timings)
     }
+}
+
+/// A pipeline run ended early because its caller's stop check asked for it (a per-fixture
+/// time limit, an interrupted run).
+public struct PipelineStopped: Error, Sendable, CustomStringConvertible {
+    /// The stage that was not started.
+    public var beforeStage: String
+    /// The caller's reason.
+    public var reason: String
+    public init(beforeStage: String, reason: String) {
+        self.beforeStage = beforeStage
+        self.reason = reason
+    }
+    public var description: String { "\(reason) (stopped before stage \(beforeStage))" }
 }
