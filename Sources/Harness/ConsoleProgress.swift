@@ -3,8 +3,8 @@ import Synchronization
 import Vision
 
 /// Progress on stderr. On a terminal: one bar redrawn in place with `\r` (done/total, rate,
-/// ETA), at most every 0.1 s. Otherwise (CI logs): a plain line every `lineInterval` seconds
-/// and at the end. Colour only on a terminal and when NO_COLOR is unset
+/// ETA), at most every 0.1 s. Otherwise (CI logs): a plain line after the first fixture (so a
+/// log shows the run is under way), then every `lineInterval` seconds, and at the end. Colour only on a terminal and when NO_COLOR is unset
 /// (https://no-color.org).
 public final class ConsoleProgress: ProgressSink {
     private struct State {
@@ -42,7 +42,7 @@ public final class ConsoleProgress: ProgressSink {
         let now = StageClock.wall()
         let text: String? = state.withLock { s in
             let interval = interactive ? 0.1 : lineInterval
-            guard now - s.lastDraw >= interval || done == total else { return nil }
+            guard now - s.lastDraw >= interval || done == total || done == 1 else { return nil }
             s.lastDraw = now
             s.drewBar = interactive
             return render(done: done, total: total, elapsed: now - start)

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import Vision
 
 /// Runs several pipeline versions over the same fixtures in one process, interleaved fixture
@@ -7,40 +6,43 @@ import Vision
 /// version rotating with the fixture index, so no version always runs first on a warm cache).
 /// Machine noise — other processes, thermal state — then hits all versions alike, which is
 /// what makes their timings comparable.
+///
+/// The fixture time limit (`settings.fixtureTimeLimit`) covers all versions of a fixture (it
+/// is multiplied by the number of versions and repeats). With `cancellation`, a cancelled run
+/// starts no more fixtures and each result holds the fixtures every version finished.
 /// - Returns: one `RunResult` per pipeline, outcomes in fixture order.
 public func runInterleaved(_ fixtures: [RunFixture], pipelines: [Pipeline], settings: RunSettings,
-                           progress: (any ProgressSink)? = nil) -> [RunResult] {
+                           progress: (any ProgressSink)? = nil, cancellation: RunCancellation? = nil) -> [RunResult] {
     let versions = pipelines.count
     guard versions > 0 else { return [] }
-    let slots = Mutex([[FixtureOutcome?]](repeating: [FixtureOutcome?](repeating: nil, count: fixtures.count), count: versions))
-    let next = Atomic<Int>(0)
-    let done = Atomic<Int>(0)
     let runStart = StageClock.wall()
     let workers = min(settings.jobs, max(1, fixtures.count))
-    DispatchQueue.concurrentPerform(iterations: workers) { worker in
-        while true {
-            let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-            if index >= fixtures.count { break }
+    let slots: [[FixtureOutcome]?] = superviseItems(
+        count: fixtures.count, workers: workers,
+        timeLimit: settings.fixtureTimeLimit.map { $0 * Double(settings.repeats * versions) },
+        cancellation: cancellation,
+        work: { index, worker, check in
+            var perVersion = [FixtureOutcome?](repeating: nil, count: versions)
             for step in 0..<versions {
                 let v = (index + step) % versions
-                let outcome = runFixture(fixtures[index], pipeline: pipelines[v], settings: settings, worker: worker,
-                                         runStart: runStart)
-                slots.withLock { $0[v][index] = outcome }
+                guard let outcome = runFixture(fixtures[index], pipeline: pipelines[v], settings: settings, worker: worker,
+                                               runStart: runStart, check: check) else { return .interrupted }
+                perVersion[v] = outcome
             }
-            let finished = done.wrappingAdd(1, ordering: .relaxed).newValue
-            progress?.fixtureFinished(done: finished, total: fixtures.count)
-        }
-    }
+            return .finished(perVersion.compactMap { $0 })
+        },
+        timedOut: { index, check in
+            [FixtureOutcome](repeating: timedOutOutcome(fixtures[index], check: check), count: versions)
+        },
+        finished: { done in progress?.fixtureFinished(done: done, total: fixtures.count) })
     let wall = StageClock.wall() - runStart
     progress?.runFinished(total: fixtures.count)
     let rss = peakResidentBytes()
-    return slots.withLock { all in
-        all.map { perVersion in
-            let outcomes = perVersion.enumerated().map { index, slot in
-                slot ?? FixtureOutcome(fixture: fixtures[index], status: .errored, error: "internal: fixture was not run")
-            }
-            // Versions share the wall time: they ran together.
-            return RunResult(outcomes: outcomes, wallSeconds: wall, jobs: workers, repeats: settings.repeats, peakRSSBytes: rss)
-        }
+    let interruption = slots.contains { $0 == nil } ? cancellation?.interruption : nil
+    let finished = slots.compactMap { $0 }
+    return (0..<versions).map { v in
+        // Versions share the wall time: they ran together.
+        RunResult(outcomes: finished.map { $0[v] }, wallSeconds: wall, jobs: workers, repeats: settings.repeats,
+                  peakRSSBytes: rss, selectedCount: fixtures.count, interruption: interruption)
     }
 }

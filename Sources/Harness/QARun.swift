@@ -99,12 +99,15 @@ public func prepareDataset(_ request: RunRequest) throws(RunInputError) -> Prepa
 /// Scans the dataset, selects fixtures, runs them and builds the report.
 /// - Throws: `RunInputError` when the dataset root or labels root cannot be read, the glob
 ///   is malformed, or no fixture is selected. Per-fixture problems never throw: they become errored fixtures.
-public func performRun(_ request: RunRequest, progress: (any ProgressSink)? = nil) throws(RunInputError) -> RunReport {
+/// - Parameter cancellation: stops the run early (`runFixtures`); the report then holds the
+///   fixtures that finished and is marked incomplete.
+public func performRun(_ request: RunRequest, progress: (any ProgressSink)? = nil,
+                       cancellation: RunCancellation? = nil) throws(RunInputError) -> RunReport {
     let startTime = isoTimestamp(Date())
     let scanStart = StageClock.wall()
     let prepared = try prepareDataset(request)
     let result = runFixtures(prepared.fixtures, pipeline: Pipeline(config: request.config), settings: request.settings,
-                             progress: progress)
+                             progress: progress, cancellation: cancellation)
     var report = makeReport(request, config: request.config, prepared: prepared, result: result, startTime: startTime)
     report.durationSeconds = StageClock.wall() - scanStart
     return report

@@ -81,6 +81,11 @@ extension RunReport {
                           ("coresUsed", jint(min(run.jobs, p.machine.cores))), ("workersUsed", jint(run.workersUsed)),
                           ("harnessCPUSeconds", jnum(harnessCPUSeconds)), ("pipelineSeconds", jnum(pipelineSeconds)),
                           ("scanSeconds", jnum(scanSeconds)), ("scanCPUSeconds", jnum(scanCPUSeconds))])),
+            ("complete", .bool(complete)),
+            ("interruption", run.interruption.map { i in
+                jobj([("signal", .string(i.name)), ("exitCode", jint(Int(i.exitCode))),
+                      ("fixturesSelected", jint(run.selectedCount)), ("fixturesFinished", jint(outcomes.count))])
+            } ?? .null),
             ("passed", .bool(passed)),
             ("summary", summary),
             ("tags", .array(tags.map { t in jobj([("tag", .string(t.tag)), ("fixtures", jint(t.metrics.fixtures))]

@@ -10,7 +10,10 @@ extension RunReport {
     public var markdown: String {
         var out: [String] = []
         let failed = failedGates
-        if failed.isEmpty, let baseline, baseline.hasRegression {
+        if let interruption = run.interruption {
+            out.append("## ⚠️ cellqa: INCOMPLETE run, interrupted by \(interruption.name) after \(outcomes.count) of "
+                       + "\(run.selectedCount) fixtures; gates not evaluated as a pass")
+        } else if failed.isEmpty, let baseline, baseline.hasRegression {
             out.append("## ❌ cellqa: all \(gates.count) gates passed, \(baseline.regressions.count) regression\(baseline.regressions.count == 1 ? "" : "s") against the baseline")
         } else if failed.isEmpty {
             out.append("## ✅ cellqa: all \(gates.count) gates passed")

@@ -31,8 +31,9 @@ extension RunSnapshot {
         for f in try root.required("fixtures").array() {
             fixtures.append(try parseFixture(f))
         }
+        let complete = try root.field("complete")?.bool() ?? true
         return RunSnapshot(source: file ?? "report", toolVersion: tool, configHash: configHash, datasetHash: datasetHash,
-                           machine: machine, repeats: repeats, fixtures: fixtures)
+                           machine: machine, repeats: repeats, fixtures: fixtures, complete: complete)
     }
 
     private static func parseFixture(_ f: JSONCursor) throws(JSONError) -> FixtureRecord {

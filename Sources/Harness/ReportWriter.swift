@@ -20,14 +20,14 @@ public enum ReportFile {
 }
 
 extension RunReport {
-    /// Writes every report into `directory` (created when missing). Each file is written to a
-    /// temporary name in the same directory and renamed over the final name, so a reader sees
-    /// either the previous file or the complete new one, never half a report.
-    /// - Returns: the paths written.
+    /// Writes every report into `directory` as a whole (`ReportDirectory.replace`): the files
+    /// go to a fresh staging directory beside it, which then replaces `directory` in one
+    /// rename, so a reader (or an interrupted run) sees either the complete previous report
+    /// or the complete new one. `directory` is created when missing; an existing one must
+    /// hold only report files (anything else would be deleted by the swap, so it is refused).
+    /// - Returns: the paths written (inside `directory`).
     @discardableResult
     public func writeReports(to directory: String) throws(ReportWriteError) -> [String] {
-        try createReportDirectory(directory)
-        var written: [String] = []
         let contents: [(String, () -> String)] = [
             (ReportFile.json, { self.jsonValue.serialized(pretty: true) + "\n" }),
             (ReportFile.markdown, { self.markdown }),
@@ -36,12 +36,12 @@ extension RunReport {
             (ReportFile.detections, { self.detectionsCSV }),
             (ReportFile.trace, { self.traceJSON.serialized(pretty: false) + "\n" }),
         ]
-        for (name, make) in contents {
-            let path = (directory as NSString).appendingPathComponent(name)
-            try writeAtomically(Array(make().utf8), to: path)
-            written.append(path)
+        try ReportDirectory.replace(directory, ownNames: Set(ReportFile.all)) { (staging: String) throws(ReportWriteError) in
+            for (name, make) in contents {
+                try writeAtomically(Array(make().utf8), to: (staging as NSString).appendingPathComponent(name))
+            }
         }
-        return written
+        return contents.map { (directory as NSString).appendingPathComponent($0.0) }
     }
 }
 

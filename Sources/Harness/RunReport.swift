@@ -66,13 +66,18 @@ public struct RunReport: Sendable {
     public var erroredCount: Int { outcomes.filter { $0.status == .errored }.count }
     public var unlabelledCount: Int { outcomes.filter { $0.status == .unlabelled }.count }
     public var scoredCount: Int { outcomes.filter { $0.status == .scored }.count }
+    /// Every gate passed (never for an interrupted run: its "complete" gate fails).
     public var passed: Bool { gates.allSatisfy(\.passed) }
+    /// Every selected fixture finished.
+    public var complete: Bool { run.complete }
     /// `cellqa run`'s exit status for this report (`ComparisonExitCode.code`): 0 when every
     /// gate passed and nothing regressed against the baseline, 1 when a gate failed, 3 on a
-    /// regression, 4 on improvements only with `failOnImprovement`. (2, for usage and input
-    /// errors, is `RunInputError.exitCode`.)
+    /// regression, 4 on improvements only with `failOnImprovement`; for an interrupted run
+    /// 128 + the signal (130 SIGINT, 143 SIGTERM). (2, for usage and input errors, is
+    /// `RunInputError.exitCode`.)
     public var exitCode: Int32 {
-        ComparisonExitCode.code(gatesPassed: passed, comparison: baseline, failOnImprovement: failOnImprovement)
+        if let interruption = run.interruption { return interruption.exitCode }
+        return ComparisonExitCode.code(gatesPassed: passed, comparison: baseline, failOnImprovement: failOnImprovement)
     }
     public var failedGates: [GateResult] { gates.filter { !$0.passed } }
 
@@ -108,6 +113,18 @@ public struct RunReport: Sendable {
             let metrics = byTagMetrics.first { $0.tag == tag }?.metrics ?? AggregateMetrics(scores: [])
             return RunReport.gateInputs(selected, metrics: metrics)
         }
+        if let interruption = run.interruption {
+            gates.append(RunReport.completenessGate(interruption, finished: run.outcomes.count, selected: run.selectedCount))
+        }
+    }
+
+    /// The failing gate of an interrupted run: the other gates judged only the fixtures that
+    /// finished, so the run as a whole cannot pass.
+    static func completenessGate(_ interruption: RunInterruption, finished: Int, selected: Int) -> GateResult {
+        GateResult(name: "complete", scope: "all", passed: false, actual: Double(finished), limit: Double(selected),
+                   comparison: ">=",
+                   detail: "interrupted by \(interruption.name) after \(finished) of \(selected) fixtures; "
+                       + "the other gates judged a partial run and do not count as a pass")
     }
 
     static func gateInputs(_ outcomes: [FixtureOutcome], metrics: AggregateMetrics) -> GateInputs {

@@ -82,9 +82,13 @@ public struct RunSnapshot: Sendable, Equatable {
     public var machine: MachineFacts
     public var repeats: Int
     public var fixtures: [FixtureRecord]
+    /// False for an interrupted run's report (it holds only the fixtures that finished);
+    /// reports written before the field existed count as complete.
+    public var complete: Bool
 
     public init(source: String, toolVersion: String, configHash: String, datasetHash: String, machine: MachineFacts,
-                repeats: Int, fixtures: [FixtureRecord]) {
+                repeats: Int, fixtures: [FixtureRecord], complete: Bool = true) {
+        self.complete = complete
         self.source = source
         self.toolVersion = toolVersion
         self.configHash = configHash
@@ -115,7 +119,8 @@ extension RunSnapshot {
     public init(report: RunReport, source: String = "current run") {
         let p = report.provenance
         self.init(source: source, toolVersion: p.toolVersion, configHash: p.configHash, datasetHash: p.datasetHash,
-                  machine: p.machine, repeats: report.run.repeats, fixtures: report.outcomes.map(FixtureRecord.init(outcome:)))
+                  machine: p.machine, repeats: report.run.repeats, fixtures: report.outcomes.map(FixtureRecord.init(outcome:)),
+                  complete: report.complete)
     }
 }
 

@@ -90,23 +90,31 @@ public struct FixtureOutcome: Sendable {
 
 /// How a run executes.
 public struct RunSettings: Sendable {
-    /// Workers requested (>= 1). Dispatch's `concurrentPerform` runs at most one worker per
-    /// available core, so a value above the core count behaves like the core count (memory
-    /// stays bounded by the workers that actually run; `RunResult.workersUsed` says how many).
+    /// Workers (>= 1), each running one fixture at a time on its own serial Dispatch queue
+    /// (`RunResult.workersUsed` says how many ran a fixture). Memory grows with this number,
+    /// not with the number of fixtures.
     public var jobs: Int
     /// Pipeline runs per fixture (>= 1); every timing sample is kept.
     public var repeats: Int
     public var matchRule: MatchRule
     public var decodeOptions: DecodeOptions
+    /// Wall-time limit of one fixture (label reading, decode, pipeline, scoring), seconds;
+    /// with `repeats` K the fixture gets K times the limit. nil: no limit. A fixture over its
+    /// limit is recorded as errored ("time limit of N s exceeded") and the run goes on.
+    public var fixtureTimeLimit: Double?
     public init(jobs: Int = RunSettings.defaultJobs, repeats: Int = 1, matchRule: MatchRule = .standard,
-                decodeOptions: DecodeOptions = DecodeOptions()) {
+                decodeOptions: DecodeOptions = DecodeOptions(),
+                fixtureTimeLimit: Double? = RunSettings.defaultFixtureTimeLimit) {
         self.jobs = max(1, jobs)
         self.repeats = max(1, repeats)
         self.matchRule = matchRule
         self.decodeOptions = decodeOptions
+        self.fixtureTimeLimit = fixtureTimeLimit.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
     }
     /// The number of cores the process may use.
     public static var defaultJobs: Int { max(1, availableCores()) }
+    /// Generous: a 12-megapixel fixture takes a few seconds; only a runaway one gets near.
+    public static let defaultFixtureTimeLimit: Double? = 300
 }
 
 /// Run-level facts.
@@ -116,14 +124,23 @@ public struct RunResult: Sendable {
     public var wallSeconds: Double
     public var jobs: Int
     public var repeats: Int
+    /// Fixtures selected for the run; `outcomes` holds fewer when the run was interrupted.
+    public var selectedCount: Int
+    /// Why the run stopped early; nil when every selected fixture finished.
+    public var interruption: RunInterruption?
+    /// Every selected fixture finished (not interrupted).
+    public var complete: Bool { interruption == nil }
     /// Distinct workers that ran at least one fixture.
     public var workersUsed: Int { Set(outcomes.flatMap { $0.spans.map(\.worker) }).count }
     /// Peak resident memory of the process at the end of the run, bytes.
     public var peakRSSBytes: Int
     public var fixturesPerSecond: Double { wallSeconds > 0 ? Double(outcomes.count) / wallSeconds : 0 }
 
-    public init(outcomes: [FixtureOutcome], wallSeconds: Double, jobs: Int, repeats: Int, peakRSSBytes: Int) {
+    public init(outcomes: [FixtureOutcome], wallSeconds: Double, jobs: Int, repeats: Int, peakRSSBytes: Int,
+                selectedCount: Int? = nil, interruption: RunInterruption? = nil) {
         self.outcomes = outcomes
+        self.selectedCount = selectedCount ?? outcomes.count
+        self.interruption = interruption
         self.wallSeconds = wallSeconds
         self.jobs = jobs
         self.repeats = repeats
@@ -139,50 +156,49 @@ public protocol ProgressSink: Sendable {
 
 /// Runs `pipeline` over `fixtures` on `settings.jobs` Dispatch workers.
 ///
-/// Memory stays bounded: each worker pulls the next fixture index from a shared counter,
-/// decodes, runs, scores and drops the image before taking another, so at most `jobs`
-/// images are alive. Results go to preallocated slots by fixture index, so the output order
-/// never depends on completion order. A fixture that fails (label error, decode error, size
-/// mismatch, pipeline error) is recorded as errored with its message; the run goes on.
+/// Memory stays bounded: a worker decodes, runs, scores and drops one image before taking
+/// the next fixture, so about `jobs` images are alive (plus any abandoned at a time limit
+/// until they stop; see `superviseItems`). Results go to slots by fixture index, so the
+/// output order never depends on completion order. A fixture that fails (label error,
+/// decode error, size mismatch, pipeline error, time limit) is recorded as errored with its
+/// message; the run goes on.
+///
+/// With `cancellation`, a cancelled run starts no more fixtures; the result then holds the
+/// fixtures that finished (in input order) and the interruption.
 public func runFixtures(_ fixtures: [RunFixture], pipeline: Pipeline, settings: RunSettings,
-                        progress: (any ProgressSink)? = nil) -> RunResult {
-    let state = RunState(count: fixtures.count)
+                        progress: (any ProgressSink)? = nil, cancellation: RunCancellation? = nil) -> RunResult {
     let runStart = StageClock.wall()
     let workers = min(settings.jobs, max(1, fixtures.count))
-    DispatchQueue.concurrentPerform(iterations: workers) { worker in
-        while true {
-            let index = state.next.wrappingAdd(1, ordering: .relaxed).oldValue
-            if index >= fixtures.count { break }
-            let outcome = runFixture(fixtures[index], pipeline: pipeline, settings: settings,
-                                     worker: worker, runStart: runStart)
-            state.slots.withLock { $0[index] = outcome }
-            let done = state.done.wrappingAdd(1, ordering: .relaxed).newValue
-            progress?.fixtureFinished(done: done, total: fixtures.count)
-        }
-    }
+    let slots = superviseItems(
+        count: fixtures.count, workers: workers, timeLimit: settings.fixtureTimeLimit.map { $0 * Double(settings.repeats) },
+        cancellation: cancellation,
+        work: { index, worker, check in
+            guard let outcome = runFixture(fixtures[index], pipeline: pipeline, settings: settings, worker: worker,
+                                           runStart: runStart, check: check) else { return .interrupted }
+            return .finished(outcome)
+        },
+        timedOut: { index, check in timedOutOutcome(fixtures[index], check: check) },
+        finished: { done in progress?.fixtureFinished(done: done, total: fixtures.count) })
     let wall = StageClock.wall() - runStart
     progress?.runFinished(total: fixtures.count)
-    let outcomes = state.slots.withLock { slots in
-        slots.enumerated().map { index, slot in
-            slot ?? FixtureOutcome(fixture: fixtures[index], status: .errored, error: "internal: fixture was not run",
-                                   tags: [], result: nil, score: nil, truth: nil, samples: [], spans: [], harnessCPUSeconds: 0)
-        }
-    }
-    return RunResult(outcomes: outcomes, wallSeconds: wall, jobs: workers, repeats: settings.repeats,
-                     peakRSSBytes: peakResidentBytes())
+    let interruption = slots.contains { $0 == nil } ? cancellation?.interruption : nil
+    return RunResult(outcomes: slots.compactMap { $0 }, wallSeconds: wall, jobs: workers, repeats: settings.repeats,
+                     peakRSSBytes: peakResidentBytes(), selectedCount: fixtures.count, interruption: interruption)
 }
 
-/// Shared counters and result slots of one run.
-private final class RunState: Sendable {
-    let next = Atomic<Int>(0)
-    let done = Atomic<Int>(0)
-    let slots: Mutex<[FixtureOutcome?]>
-    init(count: Int) { slots = Mutex(Array(repeating: nil, count: count)) }
+/// The record of a fixture whose work was still running at its time limit.
+func timedOutOutcome(_ fixture: RunFixture, check: FixtureStopCheck) -> FixtureOutcome {
+    let file = fixture.imagePath ?? fixture.labelPath ?? fixture.path
+    return FixtureOutcome(fixture: fixture, status: .errored,
+                          error: "\(file): \(FixtureStopCheck.Reason.timeLimit(seconds: check.limitSeconds).message) "
+                              + "(a stage did not return; abandoned, its result discarded)")
 }
 
 /// Runs and scores one fixture on the calling thread.
+/// - Parameter check: consulted before each decode and pipeline stage.
+/// - Returns: nil when `check` reported the run interrupted (the fixture did not finish).
 func runFixture(_ fixture: RunFixture, pipeline: Pipeline, settings: RunSettings, worker: Int,
-                runStart: Double) -> FixtureOutcome {
+                runStart: Double, check: FixtureStopCheck = FixtureStopCheck()) -> FixtureOutcome? {
     var outcome = FixtureOutcome(fixture: fixture, status: .errored, error: nil, tags: [], result: nil, score: nil,
                                  truth: nil, samples: [], spans: [], harnessCPUSeconds: 0)
     var harnessStart = StageClock.threadCPU()
@@ -209,6 +225,11 @@ func runFixture(_ fixture: RunFixture, pipeline: Pipeline, settings: RunSettings
     }
 
     for repeatIndex in 0..<settings.repeats {
+        if let reason = check.reason() {
+            if reason == .interrupted { return nil }
+            outcome.error = "\(imagePath): \(reason.message)"
+            return outcome
+        }
         let start = StageClock.wall()
         outcome.spans.append(RepeatSpan(start: start - runStart, worker: worker))
         let cpu0 = StageClock.threadCPU()
@@ -231,9 +252,13 @@ func runFixture(_ fixture: RunFixture, pipeline: Pipeline, settings: RunSettings
             }
         }
         do {
-            let result = try pipeline.run(image)
+            let result = try pipeline.run(image, shouldStop: { check.reason()?.message })
             outcome.samples.append([decode] + result.timings)
             if repeatIndex == 0 { outcome.result = result }
+        } catch let stop as PipelineStopped {
+            if check.reason() == .interrupted { return nil }
+            outcome.error = "\(imagePath): \(stop.description)"
+            return outcome
         } catch {
             outcome.error = "\(imagePath): pipeline failed: \(error)"
             return outcome

@@ -23,12 +23,19 @@ struct CompareCommand: ParsableCommand {
 
             Writes compare.json and compare.md to --out.
 
+            Config versions run under the same supervision as cellqa run: --fixture-timeout \
+            (for all versions of a fixture together: the limit times the number of versions \
+            and repeats); a first SIGINT/SIGTERM stops starting fixtures, gives running ones \
+            1.5 s, then exits 130/143 without writing a comparison (a partial one would \
+            compare different fixture sets); a second signal exits at once.
+
             Exit codes:
               0  no version regressed against the first
               2  usage or input error (unreadable file, reports of different datasets without \\
             --allow-dataset-change, unreadable dataset)
               3  a version regressed against the first
               4  only improvements, with --fail-on-improvement
+              130, 143  interrupted by SIGINT or SIGTERM (nothing written)
             """
     )
 
@@ -38,8 +45,7 @@ struct CompareCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Dataset for config versions. Default: Goldens with labels in TestLabels.", valueName: "DIR"))
     var dataset: String?
 
-    @Option(name: .long, help: ArgumentHelp("Separate labels root.", valueName: "DIR"))
-    var labels: String?
+    @OptionGroup var selection: DatasetOptions
 
     @Option(name: .long, help: ArgumentHelp("Acceptance file (its \"baseline\" section sets tolerances). Default: Goldens/acceptance.json when present.", valueName: "FILE"))
     var acceptance: String?
@@ -47,17 +53,10 @@ struct CompareCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Output directory for compare.json and compare.md.", valueName: "DIR"))
     var out: String = "cellqa-compare"
 
-    @Option(name: .long, help: "Worker threads for config versions (default: the number of cores).")
-    var jobs: Int?
-
     @Option(name: .customLong("repeat"), help: ArgumentHelp("Runs per fixture and version (more timing samples).", valueName: "K"))
     var repeats: Int = 1
 
-    @Option(name: .long, help: ArgumentHelp("Only fixtures whose relative path matches this glob.", valueName: "GLOB"))
-    var filter: String?
-
-    @Option(name: .long, help: ArgumentHelp("Only fixtures whose label carries this tag.", valueName: "TAG"))
-    var tag: String?
+    @OptionGroup var timeout: FixtureTimeoutOption
 
     @Option(name: .long, help: ArgumentHelp("Clock for timing verdicts: cpu (default) or wall.", valueName: "CLOCK"))
     var timing: String?
@@ -76,14 +75,19 @@ struct CompareCommand: ParsableCommand {
 
     func validate() throws {
         guard versions.count >= 2 else { throw ValidationError("give at least two versions (report.json or config files)") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more, got \(jobs)") }
         guard repeats >= 1 else { throw ValidationError("--repeat must be 1 or more, got \(repeats)") }
         if let timing, TimingClock(rawValue: timing) == nil { throw ValidationError("--timing must be cpu or wall, got \(timing)") }
     }
 
     func run() throws {
+        let cancellation = RunCancellation()
+        let trap = InterruptTrap(cancellation: cancellation) { interruption in
+            printError("\ncellqa compare: \(interruption.name): stopping; nothing will be written. "
+                       + "Send \(interruption.name) again to exit at once.")
+        }
+        defer { trap.remove() }
         do {
-            let report = try buildComparison()
+            let report = try buildComparison(cancellation: cancellation)
             try report.write(to: out)
             print(report.comparisons.map { c in
                 "\(c.candidate) vs \(c.reference): \(c.comparison.headline); F1 wins/losses/ties \(c.f1.wins)/\(c.f1.losses)/\(c.f1.ties)"
@@ -96,10 +100,18 @@ struct CompareCommand: ParsableCommand {
         } catch let error as ReportWriteError {
             printError("cellqa compare: error: \(error.description)")
             throw ExitCode(RunInputError.exitCode)
+        } catch let interrupted as CompareInterrupted {
+            printError("cellqa compare: interrupted by \(interrupted.interruption.name); no comparison written")
+            throw ExitCode(interrupted.interruption.exitCode)
         }
     }
 
-    private func buildComparison() throws(CommandInputError) -> CompareReport {
+    /// The config runs were interrupted before every fixture finished.
+    private struct CompareInterrupted: Error {
+        var interruption: RunInterruption
+    }
+
+    private func buildComparison(cancellation: RunCancellation) throws -> CompareReport {
         // Classify every input by content: a report has schemaVersion.
         enum Version { case report(RunSnapshot), config(PipelineConfig) }
         var parsed: [Version] = []
@@ -118,11 +130,12 @@ struct CompareCommand: ParsableCommand {
         var snapshots: [RunSnapshot?] = parsed.map { if case .report(let s) = $0 { s } else { nil } }
         let configIndices = parsed.indices.filter { if case .config = parsed[$0] { true } else { false } }
         if !configIndices.isEmpty {
-            let location = DatasetLocation.resolve(dataset: dataset, labels: labels)
+            let location = DatasetLocation.resolve(dataset: dataset, labels: selection.labels)
             let configs = configIndices.map { i -> PipelineConfig in if case .config(let c) = parsed[i] { c } else { PipelineConfig() } }
-            let request = RunRequest(datasetRoot: location.root, labelsRoot: location.labelsRoot, filter: filter, tag: tag,
-                                     acceptance: gates, acceptanceHash: gatesHash,
-                                     settings: RunSettings(jobs: jobs ?? RunSettings.defaultJobs, repeats: repeats),
+            let request = RunRequest(datasetRoot: location.root, labelsRoot: location.labelsRoot, filter: selection.filter,
+                                     tag: selection.tag, acceptance: gates, acceptanceHash: gatesHash,
+                                     settings: RunSettings(jobs: selection.workerCount, repeats: repeats,
+                                                           fixtureTimeLimit: timeout.limit),
                                      toolVersion: CellQAVersion.string)
             let startTime = isoTimestamp(Date())
             let prepared: PreparedDataset
@@ -133,7 +146,9 @@ struct CompareCommand: ParsableCommand {
             }
             let results = runInterleaved(prepared.fixtures, pipelines: configs.map { Pipeline(config: $0) },
                                          settings: request.settings,
-                                         progress: quiet ? nil : ConsoleProgress.forStandardError())
+                                         progress: quiet ? nil : ConsoleProgress.forStandardError(),
+                                         cancellation: cancellation)
+            if let interruption = results.first?.interruption { throw CompareInterrupted(interruption: interruption) }
             for (k, i) in configIndices.enumerated() {
                 let report = makeReport(request, config: configs[k], prepared: prepared, result: results[k], startTime: startTime)
                 snapshots[i] = RunSnapshot(report: report, source: versions[i])

@@ -35,6 +35,14 @@ struct RunCommand: ParsableCommand {
             environment variable set, --record refuses unless --force; a --baseline file that \
             does not exist is an input error (2), never a silent re-record.
 
+            Interruption: the first SIGINT (Ctrl-C) or SIGTERM stops starting fixtures, lets \
+            running ones finish for up to 1.5 s (then abandons them), writes the reports of \
+            the fixtures that finished with "complete": false (the gate "complete" fails, so \
+            the run never counts as a pass) and exits 130 (SIGINT) or 143 (SIGTERM). A second \
+            signal exits at once with the same code, writing nothing more; the previous \
+            report directory is then still intact (reports replace --out as a whole, see \
+            README "Interruption and limits").
+
             Exit codes:
               0  every acceptance gate passed, no regression against the baseline
               1  at least one gate failed (see summary.md / junit.xml)
@@ -44,14 +52,14 @@ struct RunCommand: ParsableCommand {
               3  regression against the baseline (gates passed)
               4  only improvements against the baseline, with --fail-on-improvement (without \
             it they are reported and the exit code is 0)
+              130, 143  interrupted by SIGINT or SIGTERM (partial report written)
             """
     )
 
     @Argument(help: ArgumentHelp("Dataset directory (images, and labels beside them unless --labels is given). Default: Goldens with labels in TestLabels.", valueName: "DATASET"))
     var dataset: String?
 
-    @Option(name: .long, help: ArgumentHelp("Separate labels root mirroring the dataset's sub-paths.", valueName: "DIR"))
-    var labels: String?
+    @OptionGroup var selection: DatasetOptions
 
     @Option(name: .long, help: ArgumentHelp("Pipeline configuration JSON (default: built-in defaults).", valueName: "FILE"))
     var config: String?
@@ -59,20 +67,16 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Acceptance gates JSON. Default: Goldens/acceptance.json when present, else built-in defaults.", valueName: "FILE"))
     var acceptance: String?
 
-    @Option(name: .long, help: ArgumentHelp("Report directory (created if missing).", valueName: "DIR"))
+    @Option(name: .long, help: ArgumentHelp("Report directory (created if missing; replaced as a whole, so it may hold only report files). Refused inside the dataset or labels root.", valueName: "DIR"))
     var out: String = "cellqa-report"
 
-    @Option(name: .long, help: "Worker threads (default: the number of cores available; Dispatch runs at most one per core).")
-    var jobs: Int?
+    @Flag(name: .long, help: "Allow --out inside the dataset or labels root (the reports may then be read as inputs by a later run).")
+    var allowOutInDataset = false
 
     @Option(name: .customLong("repeat"), help: ArgumentHelp("Run each fixture K times and keep every timing sample.", valueName: "K"))
     var repeats: Int = 1
 
-    @Option(name: .long, help: ArgumentHelp("Only fixtures whose relative path matches this glob (*, **, ?, [...]).", valueName: "GLOB"))
-    var filter: String?
-
-    @Option(name: .long, help: ArgumentHelp("Only fixtures whose label carries this tag.", valueName: "TAG"))
-    var tag: String?
+    @OptionGroup var timeout: FixtureTimeoutOption
 
     @Option(name: .long, help: ArgumentHelp("Match radius as a factor of the labelled radius (labels-v1: 0.5).", valueName: "F"))
     var matchFactor: Double = 0.5
@@ -114,7 +118,6 @@ struct RunCommand: ParsableCommand {
     var compareTimings: Bool?
 
     func validate() throws {
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more, got \(jobs)") }
         guard repeats >= 1 else { throw ValidationError("--repeat must be 1 or more, got \(repeats)") }
         guard matchFactor.isFinite, matchFactor >= 0 else { throw ValidationError("--match-factor must be a non-negative number") }
         guard matchPixels.isFinite, matchPixels >= 0 else { throw ValidationError("--match-pixels must be a non-negative number") }
@@ -123,13 +126,18 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        let root = dataset ?? "Goldens"
-        let labelsRoot = labels ?? (dataset == nil ? "TestLabels" : nil)
+        let location = DatasetLocation.resolve(dataset: dataset, labels: selection.labels)
         let request: RunRequest
         do {
-            request = try makeRequest(root: root, labelsRoot: labelsRoot)
+            request = try makeRequest(root: location.root, labelsRoot: location.labelsRoot)
         } catch {
             printError(error.description)
+            throw ExitCode(RunInputError.exitCode)
+        }
+        if !allowOutInDataset,
+           let conflict = ReportDirectory.conflict(out: out, inputs: [location.root] + [location.labelsRoot].compactMap { $0 }) {
+            printError(conflict + "; reports there would be read as inputs by the next run. "
+                       + "Choose another --out, or pass --allow-out-in-dataset")
             throw ExitCode(RunInputError.exitCode)
         }
         let stored: RunSnapshot?
@@ -141,15 +149,35 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(RunInputError.exitCode)
         }
         let progress: (any ProgressSink)? = quiet ? nil : ConsoleProgress.forStandardError()
+        // Trapped until the reports are written: a first signal then yields a partial report,
+        // a second one exits at once.
+        let cancellation = RunCancellation()
+        let trap = InterruptTrap(cancellation: cancellation) { interruption in
+            FileHandle.standardError.write(Data(("\ncellqa run: \(interruption.name): starting no more fixtures; running ones get "
+                + "\(formatGrace(cancellation.grace)) s to finish, then a partial report is written. "
+                + "Send \(interruption.name) again to exit at once.\n").utf8))
+        }
+        defer { trap.remove() }
         var report: RunReport
         do {
-            report = try performRun(request, progress: progress)
+            report = try performRun(request, progress: progress, cancellation: cancellation)
         } catch {
             printError(error.description)
             throw ExitCode(RunInputError.exitCode)
         }
         var policy = request.acceptance.baseline
         if let timing, let clock = TimingClock(rawValue: timing) { policy.timingClock = clock }
+        if !report.complete {
+            // A partial run is neither compared with nor recorded as a baseline.
+            do {
+                try report.writeReports(to: out)
+            } catch {
+                printError(error.description)
+                throw ExitCode(RunInputError.exitCode)
+            }
+            print(consoleSummary(report))
+            throw ExitCode(report.exitCode)
+        }
         if let stored {
             do {
                 report.baseline = try compareWithBaseline(stored, RunSnapshot(report: report), policy: policy,
@@ -183,11 +211,17 @@ struct RunCommand: ParsableCommand {
             throw RunInputError("baseline \(path) does not exist; record one with cellqa run --record --baseline-path \(path) "
                                 + "(never done automatically, and refused under CI without --force)")
         }
+        let snapshot: RunSnapshot
         do {
-            return try RunSnapshot.load(path: path)
+            snapshot = try RunSnapshot.load(path: path)
         } catch {
             throw RunInputError("invalid baseline: \(error.description)")
         }
+        guard snapshot.complete else {
+            throw RunInputError("baseline \(path) is the report of an interrupted run (\"complete\": false); "
+                                + "record a complete run as the baseline")
+        }
+        return snapshot
     }
 
     /// Writes the report as the baseline and prints what changed against the previous one.
@@ -247,9 +281,10 @@ struct RunCommand: ParsableCommand {
             gatesHash = acceptanceFileHash(path: acceptancePath)
         }
         let rule: MatchRule = matchFixed ? .fixedPixels(matchPixels) : .radiusFactor(factor: matchFactor, fallbackPixels: matchPixels)
-        return RunRequest(datasetRoot: root, labelsRoot: labelsRoot, filter: filter, tag: tag, config: pipelineConfig,
-                          acceptance: gates, acceptanceHash: gatesHash,
-                          settings: RunSettings(jobs: jobs ?? RunSettings.defaultJobs, repeats: repeats, matchRule: rule),
+        return RunRequest(datasetRoot: root, labelsRoot: labelsRoot, filter: selection.filter, tag: selection.tag,
+                          config: pipelineConfig, acceptance: gates, acceptanceHash: gatesHash,
+                          settings: RunSettings(jobs: selection.workerCount, repeats: repeats, matchRule: rule,
+                                                fixtureTimeLimit: timeout.limit),
                           outlierCut: outlierCut, toolVersion: CellQAVersion.string)
     }
 
@@ -261,7 +296,12 @@ struct RunCommand: ParsableCommand {
     private func consoleSummary(_ report: RunReport) -> String {
         let m = report.overall
         func f(_ x: Double?) -> String { x.map { String(format: "%.4f", $0) } ?? "n/a" }
-        var lines = [
+        var lines: [String] = []
+        if let interruption = report.run.interruption {
+            lines.append("INCOMPLETE: interrupted by \(interruption.name) after \(report.outcomes.count) of "
+                         + "\(report.run.selectedCount) fixtures; gates not evaluated as a pass")
+        }
+        lines += [
             "\(report.outcomes.count) fixtures: \(report.scoredCount) scored, \(report.unlabelledCount) unlabelled, \(report.erroredCount) errored"
                 + " in \(String(format: "%.2f", report.run.wallSeconds)) s (\(report.run.jobs) jobs)",
             "precision \(f(m.precision))  recall \(f(m.recall))  F1 \(f(m.f1))  macro F1 \(f(m.macroF1))  live/dead \(f(m.liveDeadAccuracy))",
@@ -276,8 +316,17 @@ struct RunCommand: ParsableCommand {
                 lines.append("  \(st.verdict.rawValue) time \(st.stage): \(st.detail)")
             }
         }
+        if !report.complete {
+            lines.append("partial reports in \(out)/; exit \(report.exitCode)")
+            return lines.joined(separator: "\n")
+        }
         lines.append(report.passed ? "all \(report.gates.count) gates passed; reports in \(out)/"
                                    : "\(report.failedGates.count) of \(report.gates.count) gates failed; reports in \(out)/")
         return lines.joined(separator: "\n")
     }
+}
+
+/// "1.5": the grace period as the user reads it.
+private func formatGrace(_ seconds: Double) -> String {
+    seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
 }

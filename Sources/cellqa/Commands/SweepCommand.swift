@@ -34,23 +34,13 @@ struct SweepCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Dataset directory. Default: Goldens with labels in TestLabels.", valueName: "DIR"))
     var dataset: String?
 
-    @Option(name: .long, help: ArgumentHelp("Separate labels root.", valueName: "DIR"))
-    var labels: String?
+    @OptionGroup var selection: DatasetOptions
 
     @Option(name: .long, help: ArgumentHelp("Base pipeline config (default: built-in defaults).", valueName: "FILE"))
     var config: String?
 
     @Option(name: .long, help: ArgumentHelp("Output directory.", valueName: "DIR"))
     var out: String = "cellqa-sweep"
-
-    @Option(name: .long, help: "Worker threads (default: the number of cores).")
-    var jobs: Int?
-
-    @Option(name: .long, help: ArgumentHelp("Only fixtures whose relative path matches this glob.", valueName: "GLOB"))
-    var filter: String?
-
-    @Option(name: .long, help: ArgumentHelp("Only fixtures whose label carries this tag.", valueName: "TAG"))
-    var tag: String?
 
     @Option(name: .long, help: "Largest number of settings (parameter combinations) accepted.")
     var maxSettings: Int = 1000
@@ -60,7 +50,6 @@ struct SweepCommand: ParsableCommand {
 
     func validate() throws {
         guard !parameters.isEmpty else { throw ValidationError("give at least one KEY=START:STOP:STEP") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be 1 or more, got \(jobs)") }
         guard maxSettings >= 1 else { throw ValidationError("--max-settings must be 1 or more") }
     }
 
@@ -82,8 +71,9 @@ struct SweepCommand: ParsableCommand {
             } catch {
                 throw CommandInputError(error.description)
             }
-            let location = DatasetLocation.resolve(dataset: dataset, labels: labels)
-            let request = RunRequest(datasetRoot: location.root, labelsRoot: location.labelsRoot, filter: filter, tag: tag,
+            let location = DatasetLocation.resolve(dataset: dataset, labels: selection.labels)
+            let request = RunRequest(datasetRoot: location.root, labelsRoot: location.labelsRoot, filter: selection.filter,
+                                     tag: selection.tag,
                                      config: base, toolVersion: CellQAVersion.string)
             let prepared: PreparedDataset
             do {
@@ -92,7 +82,7 @@ struct SweepCommand: ParsableCommand {
                 throw CommandInputError(error.description)
             }
             let result = runSweep(prepared.fixtures, axes: axes, sweep: grid,
-                                  settings: RunSettings(jobs: jobs ?? RunSettings.defaultJobs),
+                                  settings: RunSettings(jobs: selection.workerCount),
                                   datasetHash: prepared.contentHash, progress: quiet ? nil : ConsoleProgress.forStandardError())
             try result.write(to: out)
             if let best = result.bestF1 {
