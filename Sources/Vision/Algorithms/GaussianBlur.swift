@@ -19,8 +19,9 @@ public func gaussianKernel(sigma: Double) -> [Float] {
 
 /// Separable convolution with a symmetric odd-length kernel, borders replicated.
 ///
-/// Taps are the outer loop and x the inner one so that the inner loop runs over contiguous
-/// memory and vectorises (see shared swift-linux-notes: 4x faster than the naive order).
+/// Both passes keep 16 outputs in SIMD registers while every tap is added (so no output is
+/// stored and reloaded once per tap), and add the taps in kernel order starting from the
+/// first: the sums, and so the results, are the same as the plain per-sample loop's.
 /// - Parameters:
 ///   - plane: input samples.
 ///   - kernel: odd number of weights, centre in the middle (e.g. from `gaussianKernel`).
@@ -31,23 +32,19 @@ public func convolveSeparable(_ plane: Plane, kernel: [Float]) -> Plane {
     var temp = Plane(width: w, height: h)
     var out = Plane(width: w, height: h)
     var padded = [Float](repeating: 0, count: w + 2 * radius)
+    // Source row of every vertical tap, clamped, for one output row.
+    var tapRows = [UnsafePointer<Float>?](repeating: nil, count: kernel.count)
     plane.data.withUnsafeBufferPointer { src in
         temp.data.withUnsafeMutableBufferPointer { dst in
             padded.withUnsafeMutableBufferPointer { pad in
                 kernel.withUnsafeBufferPointer { k in
+                    let p = pad.baseAddress!
                     for y in 0..<h {
                         let row = src.baseAddress! + y * w
                         for i in 0..<radius { pad[i] = row[0] }
-                        for x in 0..<w { pad[radius &+ x] = row[x] }
+                        (p + radius).update(from: row, count: w)
                         for i in 0..<radius { pad[radius &+ w &+ i] = row[w - 1] }
-                        let o = dst.baseAddress! + y * w
-                        let k0 = k[0]
-                        for x in 0..<w { o[x] = k0 * pad[x] }
-                        for t in 1..<k.count {
-                            let kt = k[t]
-                            let p = pad.baseAddress! + t
-                            for x in 0..<w { o[x] += kt * p[x] }
-                        }
+                        convolveRow(taps: k, rows: nil, padded: p, into: dst.baseAddress! + y * w, count: w)
                     }
                 }
             }
@@ -56,20 +53,61 @@ public func convolveSeparable(_ plane: Plane, kernel: [Float]) -> Plane {
     temp.data.withUnsafeBufferPointer { src in
         out.data.withUnsafeMutableBufferPointer { dst in
             kernel.withUnsafeBufferPointer { k in
-                for y in 0..<h {
-                    let o = dst.baseAddress! + y * w
-                    for x in 0..<w { o[x] = 0 }
-                    for t in 0..<k.count {
-                        let sy = min(max(y &+ t &- radius, 0), h - 1)
-                        let r = src.baseAddress! + sy * w
-                        let kt = k[t]
-                        for x in 0..<w { o[x] += kt * r[x] }
+                tapRows.withUnsafeMutableBufferPointer { rows in
+                    for y in 0..<h {
+                        for t in 0..<k.count {
+                            let sy = min(max(y &+ t &- radius, 0), h - 1)
+                            rows[t] = UnsafePointer(src.baseAddress! + sy * w)
+                        }
+                        convolveRow(taps: k, rows: UnsafeBufferPointer(rows), padded: nil,
+                                    into: dst.baseAddress! + y * w, count: w)
                     }
                 }
             }
         }
     }
     return out
+}
+
+/// One output row of a separable pass: `out[x] = sum_t k[t] * source_t[x]`, where source t
+/// is `padded + t` (horizontal pass) or `rows[t]` (vertical pass). Vertical sums start from
+/// 0 (as the reference loop does), horizontal ones from the first product.
+@inline(__always)
+private func convolveRow(taps k: UnsafeBufferPointer<Float>, rows: UnsafeBufferPointer<UnsafePointer<Float>?>?,
+                         padded: UnsafePointer<Float>?, into o: UnsafeMutablePointer<Float>, count w: Int) {
+    typealias V = SIMD4<Float>
+    @inline(__always) func source(_ t: Int) -> UnsafePointer<Float> {
+        if let rows { return rows[t]! }
+        return padded! + t
+    }
+    @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+    var x = 0
+    while x &+ 16 <= w {
+        var a0: V, a1: V, a2: V, a3: V
+        let s0 = source(0) + x, k0 = k[0]
+        if rows != nil {
+            a0 = V(repeating: 0); a1 = a0; a2 = a0; a3 = a0
+            a0 += k0 * load(s0); a1 += k0 * load(s0 + 4); a2 += k0 * load(s0 + 8); a3 += k0 * load(s0 + 12)
+        } else {
+            a0 = k0 * load(s0); a1 = k0 * load(s0 + 4); a2 = k0 * load(s0 + 8); a3 = k0 * load(s0 + 12)
+        }
+        for t in 1..<k.count {
+            let st = source(t) + x, kt = k[t]
+            a0 += kt * load(st); a1 += kt * load(st + 4); a2 += kt * load(st + 8); a3 += kt * load(st + 12)
+        }
+        let ox = UnsafeMutableRawPointer(o + x)
+        ox.storeBytes(of: a0, as: V.self)
+        ox.storeBytes(of: a1, toByteOffset: 16, as: V.self)
+        ox.storeBytes(of: a2, toByteOffset: 32, as: V.self)
+        ox.storeBytes(of: a3, toByteOffset: 48, as: V.self)
+        x &+= 16
+    }
+    while x < w {
+        var acc: Float = rows != nil ? 0 + k[0] * source(0)[x] : k[0] * source(0)[x]
+        for t in 1..<k.count { acc += k[t] * source(t)[x] }
+        o[x] = acc
+        x &+= 1
+    }
 }
 
 /// Gaussian blur, borders replicated.

@@ -1,0 +1,72 @@
+import Testing
+import Imaging
+@testable import Vision
+
+/// The optimised kernels against plain reference implementations written out here: the
+/// speed-ups must not change a single result bit.
+@Suite("Kernel references")
+struct KernelReferenceTests {
+    /// Deterministic pseudo-random samples in 0 ..< 1.
+    static func noisePlane(width: Int, height: Int, seed: UInt64) -> Plane {
+        var state = seed
+        var plane = Plane(width: width, height: height)
+        for i in 0..<plane.count {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            plane.data[i] = Float(state >> 40) / Float(1 << 24)
+        }
+        return plane
+    }
+
+    static func identical(_ a: Plane, _ b: Plane) -> Bool {
+        a.width == b.width && a.height == b.height
+            && a.data.elementsEqual(b.data) { $0.bitPattern == $1.bitPattern }
+    }
+
+    /// Separable convolution the plain way: per sample, taps in kernel order, borders clamped.
+    static func referenceConvolution(_ plane: Plane, kernel: [Float]) -> Plane {
+        let w = plane.width, h = plane.height, radius = kernel.count / 2
+        var temp = Plane(width: w, height: h), out = Plane(width: w, height: h)
+        for y in 0..<h {
+            for x in 0..<w {
+                var s = kernel[0] * plane[min(max(x - radius, 0), w - 1), y]
+                for t in 1..<kernel.count { s += kernel[t] * plane[min(max(x + t - radius, 0), w - 1), y] }
+                temp[x, y] = s
+            }
+        }
+        for y in 0..<h {
+            for x in 0..<w {
+                var s: Float = 0
+                for t in 0..<kernel.count { s += kernel[t] * temp[x, min(max(y + t - radius, 0), h - 1)] }
+                out[x, y] = s
+            }
+        }
+        return out
+    }
+
+    /// Widths on both sides of the 16-sample SIMD block, tiny and tall planes, short and
+    /// long kernels (wider than the plane too).
+    @Test(arguments: [(1, 1), (5, 3), (16, 4), (17, 9), (37, 23), (64, 2), (3, 40)])
+    func convolutionMatchesReference(size: (Int, Int)) {
+        let plane = Self.noisePlane(width: size.0, height: size.1, seed: UInt64(size.0 * 100 + size.1))
+        for sigma in [0.5, 1.0, 2.3, 6.0] {
+            let kernel = gaussianKernel(sigma: sigma)
+            #expect(Self.identical(convolveSeparable(plane, kernel: kernel), Self.referenceConvolution(plane, kernel: kernel)),
+                    "size \(size) sigma \(sigma)")
+        }
+    }
+
+    @Test func roundingMatchesLibm() {
+        var state: UInt64 = 3
+        var values: [Float] = [0, -0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999997, -0.49999997, 8_388_607.5,
+                               -8_388_607.5, 16_777_216, 1e9, -1e9, Float(0.5).nextUp, Float(1.5).nextDown]
+        for _ in 0..<200_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let whole = Float(Int(state >> 44) - (1 << 19))
+            let frac = Float(state >> 40 & 0xF) / 8 - 1   // includes the exact halves
+            values.append(whole + frac)
+            values.append(Float(bitPattern: UInt32(truncatingIfNeeded: state >> 8) & 0x4AFF_FFFF))
+        }
+        let mismatches = values.filter { roundedHalfAway($0) != Int($0.rounded()) }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+}
