@@ -29,29 +29,40 @@ public func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: 
     guard x0 < x1, y0 < y1 else { return (x, y) }
     // Grey (R + 2G + B) of the window plus a one-pixel border.
     let ww = x1 - x0 + 3, wh = y1 - y0 + 3
+    let iw = ww - 2, ih = wh - 2
     var grey = [Float](repeating: 0, count: ww * wh)
+    // Sobel components and magnitudes; only pixels well above the window's median gradient
+    // vote (flat background and noise stay silent without an image-wide noise estimate).
+    var gxs = [Float](repeating: 0, count: iw * ih), gys = gxs, mags = gxs
     image.pixels.withUnsafeBufferPointer { px in
-        for yy in 0..<wh {
-            let row = (y0 - 1 + yy) * w + x0 - 1
-            for xx in 0..<ww {
-                let p = (row + xx) * 3
-                grey[yy * ww + xx] = Float(Int(px[p]) + 2 * Int(px[p + 1]) + Int(px[p + 2]))
+        grey.withUnsafeMutableBufferPointer { g in
+            for yy in 0..<wh {
+                let row = ((y0 - 1 + yy) * w + x0 - 1) * 3
+                let o = yy &* ww
+                for xx in 0..<ww {
+                    let p = row &+ xx &* 3
+                    g[o &+ xx] = Float(Int(px[p]) &+ 2 &* Int(px[p &+ 1]) &+ Int(px[p &+ 2]))
+                }
             }
         }
     }
-    // Sobel magnitudes; only pixels well above the window's median gradient vote (flat
-    // background and noise stay silent without an image-wide noise estimate).
-    let iw = ww - 2, ih = wh - 2
-    var gxs = [Float](repeating: 0, count: iw * ih), gys = gxs, mags = gxs
-    for yy in 0..<ih {
-        for xx in 0..<iw {
-            let i = (yy + 1) * ww + xx + 1
-            let gx = (grey[i - ww + 1] + 2 * grey[i + 1] + grey[i + ww + 1]) - (grey[i - ww - 1] + 2 * grey[i - 1] + grey[i + ww - 1])
-            let gy = (grey[i + ww - 1] + 2 * grey[i + ww] + grey[i + ww + 1]) - (grey[i - ww - 1] + 2 * grey[i - ww] + grey[i - ww + 1])
-            let k = yy * iw + xx
-            gxs[k] = gx
-            gys[k] = gy
-            mags[k] = (gx * gx + gy * gy).squareRoot()
+    grey.withUnsafeBufferPointer { g in
+        gxs.withUnsafeMutableBufferPointer { gxo in
+            gys.withUnsafeMutableBufferPointer { gyo in
+                mags.withUnsafeMutableBufferPointer { mo in
+                    for yy in 0..<ih {
+                        let up = g.baseAddress! + yy &* ww, mid = up + ww, down = mid + ww
+                        let k0 = yy &* iw
+                        for xx in 0..<iw {
+                            let gx = (up[xx &+ 2] + 2 * mid[xx &+ 2] + down[xx &+ 2]) - (up[xx] + 2 * mid[xx] + down[xx])
+                            let gy = (down[xx] + 2 * down[xx &+ 1] + down[xx &+ 2]) - (up[xx] + 2 * up[xx &+ 1] + up[xx &+ 2])
+                            gxo[k0 &+ xx] = gx
+                            gyo[k0 &+ xx] = gy
+                            mo[k0 &+ xx] = (gx * gx + gy * gy).squareRoot()
+                        }
+                    }
+                }
+            }
         }
     }
     var sorted = mags
@@ -64,24 +75,33 @@ public func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: 
     let inner = Float(0.3 * r), far = Float(outer)
     let steps = max(2, Int((far - inner).rounded(.up)))
     let dstep = (far - inner) / Float(steps)
-    for yy in 0..<ih {
-        let py = Float(y0 + yy)
-        for xx in 0..<iw {
-            let k = yy * iw + xx
-            let m = mags[k]
-            guard m > floor, m > 0 else { continue }
-            let ux = gxs[k] / m, uy = gys[k] / m
-            let px = Float(x0 + xx)
-            let weight = m - floor
-            acc.withUnsafeMutableBufferPointer { a in
-                for s in 0...steps {
-                    let d = inner + Float(s) * dstep
-                    // Both ways along the gradient line: the polarity of an edge is unknown.
-                    let vx = d * ux, vy = d * uy
-                    let bx1 = Int((px + vx).rounded()) &- ax0, by1 = Int((py + vy).rounded()) &- ay0
-                    if bx1 >= 0, bx1 < side, by1 >= 0, by1 < side { a[by1 &* side &+ bx1] += weight }
-                    let bx2 = Int((px - vx).rounded()) &- ax0, by2 = Int((py - vy).rounded()) &- ay0
-                    if bx2 >= 0, bx2 < side, by2 >= 0, by2 < side { a[by2 &* side &+ bx2] += weight }
+    let bins = UInt(bitPattern: side)
+    acc.withUnsafeMutableBufferPointer { a in
+        gxs.withUnsafeBufferPointer { gxv in
+            gys.withUnsafeBufferPointer { gyv in
+                mags.withUnsafeBufferPointer { mv in
+                    for yy in 0..<ih {
+                        let py = Float(y0 + yy)
+                        for xx in 0..<iw {
+                            let k = yy &* iw &+ xx
+                            let m = mv[k]
+                            guard m > floor, m > 0 else { continue }
+                            let ux = gxv[k] / m, uy = gyv[k] / m
+                            let px = Float(x0 + xx)
+                            let weight = m - floor
+                            for s in 0...steps {
+                                let d = inner + Float(s) * dstep
+                                // Both ways along the gradient line: the polarity of an edge is unknown.
+                                let vx = d * ux, vy = d * uy
+                                let bx1 = UInt(bitPattern: roundedHalfAway(px + vx) &- ax0)
+                                let by1 = UInt(bitPattern: roundedHalfAway(py + vy) &- ay0)
+                                if bx1 < bins, by1 < bins { a[Int(bitPattern: by1 &* bins &+ bx1)] += weight }
+                                let bx2 = UInt(bitPattern: roundedHalfAway(px - vx) &- ax0)
+                                let by2 = UInt(bitPattern: roundedHalfAway(py - vy) &- ay0)
+                                if bx2 < bins, by2 < bins { a[Int(bitPattern: by2 &* bins &+ bx2)] += weight }
+                            }
+                        }
+                    }
                 }
             }
         }
