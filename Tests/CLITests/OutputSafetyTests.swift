@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// `cellqa run` never writes into its inputs: `--out` inside the dataset is refused, and a
+/// run leaves every dataset file's bytes and modification time as they were.
+@Suite struct OutputSafetyTests {
+    /// Path, bytes and modification time (ns) of every file under `root`.
+    static func snapshot(_ root: URL) throws -> [String: (Data, Int)] {
+        var result: [String: (Data, Int)] = [:]
+        let enumerator = FileManager.default.enumerator(atPath: root.path)
+        while let relative = enumerator?.nextObject() as? String {
+            let path = root.appendingPathComponent(relative).path
+            var info = stat()
+            guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            let mtime = Int(info.st_mtim.tv_sec) * 1_000_000_000 + Int(info.st_mtim.tv_nsec)
+            result[relative] = (try Data(contentsOf: URL(fileURLWithPath: path)), mtime)
+        }
+        return result
+    }
+
+    @Test func outInsideTheDatasetIsRefusedUnlessAllowed() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let data = try RunCommandTests.makeDataset(in: dir)
+        try dir.write("acceptance.json", RunCommandTests.lenient)
+        let acceptance = dir.url.appendingPathComponent("acceptance.json").path
+        let inside = data.path + "/../data/reports"
+        let refused = try CellQABinary.run(["run", data.path, "--acceptance", acceptance, "--out", inside, "--quiet"])
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("is inside the dataset root"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("--allow-out-in-dataset"))
+        #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("reports").path))
+
+        let allowed = try CellQABinary.run(["run", data.path, "--acceptance", acceptance, "--out", inside, "--quiet",
+                                            "--allow-out-in-dataset"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent("reports/report.json").path))
+    }
+
+    @Test func aRunLeavesDatasetBytesAndTimesUnchanged() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let data = try RunCommandTests.makeDataset(in: dir)
+        try dir.write("data/broken.png", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0])
+        try dir.write("acceptance.json", RunCommandTests.lenient)
+        let before = try Self.snapshot(data)
+        #expect(before.count == 5)
+        let out = dir.url.appendingPathComponent("report").path
+        let result = try CellQABinary.run(["run", data.path, "--acceptance", dir.url.appendingPathComponent("acceptance.json").path,
+                                           "--out", out, "--quiet", "--repeat", "2"])
+        #expect(result.status == 1, "\(result.stderr)")  // broken.png errors
+        let after = try Self.snapshot(data)
+        #expect(after.keys.sorted() == before.keys.sorted(), "no file added or removed")
+        for (name, (bytes, mtime)) in before {
+            #expect(after[name]?.0 == bytes, "\(name) bytes changed")
+            #expect(after[name]?.1 == mtime, "\(name) modification time changed")
+        }
+    }
+
+    @Test func reportDirectoryWithForeignFilesIsRefused() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let data = try RunCommandTests.makeDataset(in: dir)
+        try dir.write("acceptance.json", RunCommandTests.lenient)
+        try dir.write("report/keep-me.txt", "precious")
+        let result = try CellQABinary.run(["run", data.path, "--acceptance", dir.url.appendingPathComponent("acceptance.json").path,
+                                           "--out", dir.url.appendingPathComponent("report").path, "--quiet"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("keep-me.txt"), "\(result.stderr)")
+        #expect(try String(contentsOf: dir.url.appendingPathComponent("report/keep-me.txt"), encoding: .utf8) == "precious")
+    }
+}
