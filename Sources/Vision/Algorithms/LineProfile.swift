@@ -31,9 +31,11 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
     let rows = h + 2 * maxShift
     // Sheared row k samples y = k - maxShift + m * slope at column m. Pixel (m, y) lies on
     // sheared row u = y + maxShift - m * slope = kBase[m] + frac[m] + y: it takes the rows
-    // kBase[m] + y and the next one with weights 1 - frac and frac. Each row's estimates are
-    // scattered straight into the output with those weights (normalised at the end), so no
-    // rows x width buffer is needed (at 45 degrees it would be 3.5x the image).
+    // k0 = kBase[m] + y and k0 + 1 with weights 1 - frac and frac, each only where that row
+    // covers column m. Row k's estimate at column m is stored at `estimates[k - kBase[m]][m]`
+    // (h + 1 rows: pixel row y reads rows y and y + 1 there), a plane the size of the image
+    // instead of rows x width (3.5x the image at 45 degrees); one plain store per sample, and
+    // the weighting happens afterwards in output order.
     var kBase = [Int](repeating: 0, count: w), frac = [Float](repeating: 0, count: w)
     for m in 0..<w {
         let u = Double(maxShift) - Double(m) * slope
@@ -42,7 +44,9 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
         frac[m] = Float(u - k)
     }
     var out = Plane(width: w, height: h)
-    var weights = [Float](repeating: 0, count: w * h)
+    var estimates = [Float](repeating: 0, count: w * (h + 1))
+    // Columns covered by each sheared row (empty: first > last).
+    var firstColumn = [Int](repeating: 1, count: rows), lastColumn = [Int](repeating: 0, count: rows)
     var line = [Float](repeating: 0, count: w)
     var medians = [Float](repeating: 0, count: w / block + 2)
     plane.data.withUnsafeBufferPointer { src in
@@ -62,6 +66,8 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
             }
             let first = Int(lowest.rounded(.up)), last = Int(highest.rounded(.down))
             guard first <= last else { continue }
+            firstColumn[k] = first
+            lastColumn[k] = last
             // Every other column along the row: the estimate is interpolated between block
             // centres anyway, so this halves the work without losing the line.
             var n = 0
@@ -86,7 +92,7 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
                 let end = min(hi, n)
                 medians[b] = line.withUnsafeMutableBufferPointer { ln in
                     let slice = UnsafeMutableBufferPointer(rebasing: ln[lo..<end])
-                    return selectKth(slice, Int(Double(slice.count - 1) * q))
+                    return selectKthByRank(slice, Int(Double(slice.count - 1) * q))
                 }
             }
             // Position in block-centre units, t = ((column - first) / 2 + 0.5) / size - 0.5,
@@ -94,9 +100,9 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
             let dt = Float(0.5 / size)
             var t = Float(0.5 / size - 0.5)
             let lastBlock = blocks - 1
-            out.data.withUnsafeMutableBufferPointer { dst in
-                weights.withUnsafeMutableBufferPointer { wt in
-                    medians.withUnsafeBufferPointer { md in
+            estimates.withUnsafeMutableBufferPointer { est in
+                medians.withUnsafeBufferPointer { md in
+                    kBase.withUnsafeBufferPointer { kb in
                         for column in first...last {
                             let tc = max(0, t)
                             let b0 = min(lastBlock, Int(tc))
@@ -104,28 +110,45 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
                             let a = min(1, tc - Float(b0))
                             let v = md[b0] + (md[b1] - md[b0]) * a
                             t += dt
-                            let f = frac[column]
-                            let y0 = k &- kBase[column]          // this row is its k0: weight 1 - f
-                            if y0 >= 0 && y0 < h {
-                                let i = y0 &* w &+ column
-                                dst[i] += v * (1 - f)
-                                wt[i] += 1 - f
-                            }
-                            let y1 = y0 &- 1                     // this row is its k1: weight f
-                            if y1 >= 0 && y1 < h {
-                                let i = y1 &* w &+ column
-                                dst[i] += v * f
-                                wt[i] += f
-                            }
+                            let row = k &- kb[column]
+                            if row >= 0 && row <= h { est[row &* w &+ column] = v }
                         }
                     }
                 }
             }
         }
     }
+    // Pixel (m, y): row k0 = y + kBase[m] with weight 1 - frac, row k0 + 1 with weight frac,
+    // each where it covers m; summed from zero in that order and normalised exactly as a
+    // scatter into sum and weight planes would.
     out.data.withUnsafeMutableBufferPointer { dst in
-        weights.withUnsafeBufferPointer { wt in
-            for i in 0..<dst.count where wt[i] > 1e-6 { dst[i] /= wt[i] }
+        estimates.withUnsafeBufferPointer { est in
+            kBase.withUnsafeBufferPointer { kb in
+                frac.withUnsafeBufferPointer { fr in
+                    firstColumn.withUnsafeBufferPointer { fc in
+                        lastColumn.withUnsafeBufferPointer { lc in
+                            @inline(__always) func covers(_ k: Int, _ m: Int) -> Bool {
+                                k >= 0 && k < rows && fc[k] <= m && m <= lc[k]
+                            }
+                            for y in 0..<h {
+                                for m in 0..<w {
+                                    let k0 = y &+ kb[m], f = fr[m]
+                                    var sum: Float = 0, weight: Float = 0
+                                    if covers(k0, m) {
+                                        sum += est[y &* w &+ m] * (1 - f)
+                                        weight += 1 - f
+                                    }
+                                    if covers(k0 &+ 1, m) {
+                                        sum += est[(y &+ 1) &* w &+ m] * f
+                                        weight += f
+                                    }
+                                    dst[y &* w &+ m] = weight > 1e-6 ? sum / weight : sum
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
     return verticalMax(out, radius: 2)

@@ -54,3 +54,48 @@ public func quantileAbsolute(_ plane: Plane, _ q: Double, stride: Int, scratch: 
     }
     return selectKth(&scratch, Int(Double(scratch.count - 1) * min(1, max(0, q)))) ?? 0
 }
+
+/// Largest buffer `selectKthByRank` handles; longer ones go to quickselect.
+let rankSelectLimit = 64
+
+/// k-th smallest element (0-based, clamped) of a short non-empty buffer, by rank counting:
+/// the answer is the element with fewer than k + 1 elements below it and more than k at or
+/// below it. Same value as `selectKth` (the k-th order statistic is unique), but branch-free
+/// comparisons in SIMD instead of quickselect's unpredictable partition branches: about 4x
+/// faster on the ~24-sample blocks of `lineMedian`. The buffer is not reordered. Buffers longer
+/// than `rankSelectLimit` or holding a NaN (no order) go to `selectKth`.
+func selectKthByRank(_ v: UnsafeMutableBufferPointer<Float>, _ k: Int) -> Float {
+    let n = v.count
+    guard n <= rankSelectLimit, n > 0 else { return selectKth(v, k) }
+    let k = min(max(k, 0), n - 1)
+    typealias V = SIMD4<Float>
+    // Padded with +infinity to whole vectors: never below a finite candidate, and when the
+    // candidate is +infinity itself the over-count of "at or below" cannot change the answer
+    // (at most k elements are below it, so the k-th is +infinity).
+    var lanes = (V(), V(), V(), V(), V(), V(), V(), V(), V(), V(), V(), V(), V(), V(), V(), V())
+    let chunks = (n + 3) / 4
+    return withUnsafeMutableBytes(of: &lanes) { raw -> Float in
+        let p = raw.baseAddress!.assumingMemoryBound(to: Float.self)
+        var hasNaN = false
+        for i in 0..<n {
+            p[i] = v[i]
+            hasNaN = hasNaN || v[i].isNaN
+        }
+        if hasNaN { return selectKth(v, k) }
+        for i in n..<(chunks * 4) { p[i] = .infinity }
+        let q = raw.baseAddress!.assumingMemoryBound(to: V.self)
+        for i in 0..<n {
+            let x = V(repeating: p[i])
+            var below = SIMD4<Int32>(), atOrBelow = SIMD4<Int32>()
+            for c in 0..<chunks {
+                let chunk = q[c]
+                // A true mask lane is -1.
+                below &-= unsafeBitCast(chunk .< x, to: SIMD4<Int32>.self)
+                atOrBelow &-= unsafeBitCast(chunk .<= x, to: SIMD4<Int32>.self)
+            }
+            let lo = Int(below.wrappedSum()), hi = Int(atOrBelow.wrappedSum())
+            if lo <= k && k < hi { return p[i] }
+        }
+        return selectKth(v, k)
+    }
+}
