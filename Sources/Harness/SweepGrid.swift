@@ -127,7 +127,7 @@ public func sweepSettings(base: PipelineConfig, axes: [SweepAxis], maxSettings: 
 /// re-runs the whole pipeline per setting, decoding each image once.
 public let sweepResumeStage: [String: String] = [
     "hueMinDeg": "classify", "hueMaxDeg": "classify", "minDeadSaturation": "classify",
-    "deadDarkContrast": "classify", "refractileContrast": "classify",
-    "nmsIoU": "nms",
+    "deadDarkContrast": "classify", "refractileContrast": "classify", "debrisDarkContrast": "classify",
+    "nmsIoU": "nms", "nmsMinCentreDistance": "nms",
     "madCut": "count", "dilution": "count", "overcrowdedPerSquare": "count", "sparsePerSquare": "count",
 ]

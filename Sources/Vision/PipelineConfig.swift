@@ -78,7 +78,7 @@ public struct PipelineConfig: Sendable, Equatable {
     /// the precision/recall curve.
     public var minScore: Double = 3
     /// Minimum peak contrast (Weber contrast of the flattened luminance, unitless).
-    public var minContrast: Double = 0.06
+    public var minContrast: Double = 0.04
     /// Largest ratio of the Hessian's principal curvatures at a peak (elongated shapes above).
     public var maxEdgeRatio: Double = 3
     /// Move each centre to the contrast centroid within 0.8 r (`refineCentre`).
@@ -99,6 +99,13 @@ public struct PipelineConfig: Sendable, Equatable {
     public var edgeThresholdNoise: Double = 5
     /// DoG: split elongated blobs (touching pairs) along their major axis instead of dropping them.
     public var splitElongated: Bool = true
+    /// DoG: also take dips of the line-free contrast map as candidates. A clear cell lying on
+    /// a heavy ruling line hides the line beneath it, so once the line is removed the cell is
+    /// a hole, not a blob.
+    public var detectHoles: Bool = true
+    /// Candidates are tested and vote at a radius of at least this fraction of the smallest
+    /// cell radius (0 ... 1).
+    public var candidateRadiusFloor: Double = 1
     /// Threshold detector: smallest circularity 4 pi A / P^2 (0 ... 1).
     public var minCircularity: Double = 0.3
     /// Threshold detector: smallest solidity A / convex hull area (0 ... 1).
@@ -110,17 +117,28 @@ public struct PipelineConfig: Sendable, Equatable {
     public var hueMaxDeg: Double = 260
     /// Floor of the adaptive saturation threshold for "blue" (0 ... 1).
     public var minDeadSaturation: Double = 0.12
-    /// Below this image-wide saturation (99th percentile) the image is treated as greyscale.
-    public var greyscaleSaturation: Double = 0.06
+    /// A pixel whose channels differ by more than this fraction of full scale (max - min) is
+    /// coloured; an image with fewer than 1% coloured pixels is treated as greyscale (no hue:
+    /// the intensity rule decides live/dead, and the debris rule is off). Low on purpose: a
+    /// colour camera's blank control or a grey-lit sample is still a colour image, while a
+    /// greyscale file has exactly equal channels.
+    public var greyscaleSaturation: Double = 0.02
     /// Greyscale rule: a cell is dead when its interior is darker than the background by this
     /// Weber contrast and has no bright refractile centre.
     public var deadDarkContrast: Double = 0.12
     /// Greyscale rule: centre brighter than the background by this Weber contrast = refractile.
     public var refractileContrast: Double = 0.08
+    /// Colour images: a candidate whose interior is darker than the background by this Weber
+    /// contrast, with no refractile centre and not blue, is debris and dropped
+    /// (`isUnstainedDark`). 0 = keep every candidate.
+    public var debrisDarkContrast: Double = 0.1
 
     // MARK: nms / count
     /// Two detections overlapping by more than this circle IoU are one cell.
     public var nmsIoU: Double = 0.2
+    /// Two detections whose centres are closer than this fraction of the larger radius are one
+    /// cell, whatever their IoU.
+    public var nmsMinCentreDistance: Double = 0.8
     /// MAD cut for outlier squares (robust z).
     public var madCut: Double = 2.5
     /// Large squares counted (row, column), default the four corners.

@@ -17,9 +17,12 @@ public struct BlobDetectorSettings: Sendable, Equatable {
     /// two candidates along their major axis (touching pairs) instead of dropping them.
     public var splitElongated: Bool
     public var maxSplitRatio: Double
+    /// Also report holes (local minima of the DoG) as candidates.
+    public var holes: Bool
     public init(minRadius: Double, maxRadius: Double, levels: Int = 8, minScore: Double = 6,
                 minContrast: Double = 0, maxEdgeRatio: Double = 6, splitElongated: Bool = false,
-                maxSplitRatio: Double = 12) {
+                maxSplitRatio: Double = 12, holes: Bool = false) {
+        self.holes = holes
         self.splitElongated = splitElongated
         self.maxSplitRatio = maxSplitRatio
         self.minRadius = minRadius
@@ -94,7 +97,9 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
     // touching neighbour the response keeps growing with scale, and requiring a scale maximum
     // would lose both cells of a pair to their merged blob (which the edge test rejects).
     var peaks: [(candidate: Candidate, response: Float)] = []
-    do {
+    // Sign -1 finds holes: a clear cell painted over a dark line leaves, once the line is
+    // removed from the contrast map, a cell-sized dip where the line was.
+    for sign: Float in (settings.holes ? [1, -1] : [1]) {
         for j in 1...(levels + 1) {
             let threshold = Float(settings.minScore) * noise[j]
             dogs[j].data.withUnsafeBufferPointer { d in
@@ -104,25 +109,29 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
                             let row = y * w
                             for x in 1..<(w - 1) {
                                 let i = row + x
-                                let v = d[i]
-                                if v < threshold || v < below[i] { continue }
+                                let v = sign * d[i]
+                                if v < threshold || v < sign * below[i] { continue }
                                 // Strict on the previous neighbours, non-strict on the next: one
                                 // peak per plateau.
-                                if v <= d[i - 1] || v < d[i + 1] || v <= d[i - w - 1] || v <= d[i - w]
-                                    || v <= d[i - w + 1] || v < d[i + w - 1] || v < d[i + w] || v < d[i + w + 1] { continue }
+                                if v <= sign * d[i - 1] || v < sign * d[i + 1] || v <= sign * d[i - w - 1] || v <= sign * d[i - w]
+                                    || v <= sign * d[i - w + 1] || v < sign * d[i + w - 1] || v < sign * d[i + w]
+                                    || v < sign * d[i + w + 1] { continue }
                                 // Contrast = the DoG response itself (a mean over the blob), not
                                 // the centre sample: a ring-shaped cell has a dark centre.
                                 if Double(v) < settings.minContrast { continue }
-                                let dxx = d[i + 1] + d[i - 1] - 2 * v
-                                let dyy = d[i + w] + d[i - w] - 2 * v
-                                let dxy = (d[i + w + 1] - d[i + w - 1] - d[i - w + 1] + d[i - w - 1]) * 0.25
+                                let dxx = sign * (d[i + 1] + d[i - 1]) - 2 * v
+                                let dyy = sign * (d[i + w] + d[i - w]) - 2 * v
+                                let dxy = sign * (d[i + w + 1] - d[i + w - 1] - d[i - w + 1] + d[i - w - 1]) * 0.25
                                 let det = dxx * dyy - dxy * dxy
                                 let tr = dxx + dyy
                                 if det <= 0 { continue }
                                 if tr * tr / det >= edgeLimit {
                                     // Elongated: two touching cells merged into one blob. Split it
                                     // along its major axis into two half-size candidates (the
-                                    // boundary tests downstream reject a real ridge's halves).
+                                    // boundary tests downstream reject a real ridge's halves),
+                                    // no smaller than a cell: a half is tested, and votes, at
+                                    // its radius, and a cell beside a line merges into such a
+                                    // blob with the line's remains.
                                     guard settings.splitElongated, tr * tr / det < splitLimit else { continue }
                                     // Major axis = eigenvector of the smaller |curvature|.
                                     let half = (dxx - dyy) * 0.5
@@ -134,17 +143,18 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
                                     guard norm2 > 0 else { continue }
                                     let rBlob = radius(Double(j)) / ringScale
                                     let offset = 0.6 * rBlob
-                                    for sign in [-1.0, 1.0] {
-                                        peaks.append((Candidate(x: Double(x) + sign * offset * Double(ex / norm2),
-                                                                y: Double(y) + sign * offset * Double(ey / norm2),
-                                                                r: 0.65 * rBlob, score: Double(v / noise[j]),
+                                    for side in [-1.0, 1.0] {
+                                        peaks.append((Candidate(x: Double(x) + side * offset * Double(ex / norm2),
+                                                                y: Double(y) + side * offset * Double(ey / norm2),
+                                                                r: max(0.65 * rBlob, settings.minRadius),
+                                                                score: Double(v / noise[j]),
                                                                 contrast: Double(v)), v * 0.9))
                                     }
                                     continue
                                 }
-                                let ox = dxx < 0 ? max(-0.5, min(0.5, -(d[i + 1] - d[i - 1]) / (2 * dxx))) : 0
-                                let oy = dyy < 0 ? max(-0.5, min(0.5, -(d[i + w] - d[i - w]) / (2 * dyy))) : 0
-                                let a = below[i], c = above[i]
+                                let ox = dxx < 0 ? max(-0.5, min(0.5, -sign * (d[i + 1] - d[i - 1]) / (2 * dxx))) : 0
+                                let oy = dyy < 0 ? max(-0.5, min(0.5, -sign * (d[i + w] - d[i - w]) / (2 * dyy))) : 0
+                                let a = sign * below[i], c = sign * above[i]
                                 let den = a - 2 * v + c
                                 // Level 0 is not one step below level 1, so no interpolation towards it.
                                 let os = (den < 0 && c <= v) ? max(j == 1 ? 0 : -0.5, min(0.5, 0.5 * (a - c) / den)) : 0

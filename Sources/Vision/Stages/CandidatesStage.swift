@@ -108,12 +108,16 @@ struct CandidatesStage: Stage {
             found = detectBlobs(cleaned, settings: BlobDetectorSettings(
                 minRadius: minR, maxRadius: maxR, levels: config.scaleLevels, minScore: config.minScore,
                 minContrast: config.minContrast, maxEdgeRatio: config.maxEdgeRatio,
-                splitElongated: config.splitElongated))
+                splitElongated: config.splitElongated, holes: config.detectHoles))
         case .threshold:
             found = detectThresholdObjects(cleaned, settings: ThresholdDetectorSettings(
                 minRadius: minR, maxRadius: maxR, minScore: config.minScore, minContrast: config.minContrast,
                 minCircularity: config.minCircularity, minSolidity: config.minSolidity))
         }
+        // A blob shrunk by a neighbouring line or a faint rim is tested (and votes) at no less
+        // than this size, or its own rim lies outside every annulus below.
+        let floorR = config.candidateRadiusFloor * minR
+        for i in found.indices { found[i].r = max(found[i].r, floorR) }
         if config.refineCentres {
             for i in found.indices {
                 let c = refineCentre(cleaned, x: found[i].x, y: found[i].y, r: found[i].r)
@@ -136,7 +140,18 @@ struct CandidatesStage: Stage {
                 }
             }
             for i in found.indices {
-                let c = voteCentre(frame.image, x: found[i].x * s + shift, y: found[i].y * s + shift, r: found[i].r * s)
+                let x0 = found[i].x * s + shift, y0 = found[i].y * s + shift
+                var r = found[i].r * s
+                var c = voteCentre(frame.image, x: x0, y: y0, r: r)
+                // A radius the detector underestimated (a split half, a cell shrunk by a
+                // neighbouring line) puts the cell's rim outside the voting annulus and its
+                // centre outside the search disc: vote again at the measured boundary radius.
+                let b = boundaryRadius(frame.image, x: c.x, y: c.y, r: r)
+                if b > 1.15 * r {
+                    r = min(b, config.maxRadiusPx)
+                    c = voteCentre(frame.image, x: x0, y: y0, r: r)
+                    found[i].r = r / s
+                }
                 found[i].x = (c.x - shift) / s
                 found[i].y = (c.y - shift) / s
             }
@@ -161,9 +176,14 @@ struct CandidatesStage: Stage {
         // working scale but not here.
         if config.minEdgeRadiusFraction > 0 {
             let minEdgeRadius = config.minEdgeRadiusFraction * config.minRadiusPx
-            found = found.filter { c in
+            found = found.compactMap { c in
                 let b = boundaryRadius(frame.image, x: c.x, y: c.y, r: c.r)
-                return b >= minEdgeRadius
+                guard b >= minEdgeRadius else { return nil }
+                // The measured boundary also corrects a radius the detector underestimated
+                // (a split half), so that duplicate suppression sees the cell's real extent.
+                var c = c
+                c.r = max(c.r, min(b, config.maxRadiusPx))
+                return c
             }
         }
         frame.candidates = found

@@ -102,7 +102,17 @@ public func classifyCell(_ a: CellAppearance, greyscale: Bool, saturationThresho
     return (.live, confidence(satMargin, saturationThreshold))
 }
 
-/// Stage 5: live/dead call for every candidate; candidates become detections.
+/// Debris in a colour trypan-blue image: darker than the background inside, without a bright
+/// refractile centre, and not blue. A live cell is clear with a bright centre and a dead one
+/// takes up the dye; a dark grey or brown blob is neither. (Greyscale images carry no hue, so
+/// the rule cannot apply there: a dead cell is exactly such a dark blob.)
+public func isUnstainedDark(_ a: CellAppearance, config: PipelineConfig) -> Bool {
+    config.debrisDarkContrast > 0 && a.interiorContrast < -config.debrisDarkContrast
+        && a.centreContrast < config.refractileContrast
+}
+
+/// Stage 5: live/dead call for every candidate; candidates become detections, except dark
+/// unstained debris in colour images (`isUnstainedDark`).
 struct ClassifyStage: Stage {
     let name = "classify"
 
@@ -120,8 +130,9 @@ struct ClassifyStage: Stage {
                 threshold = min(max(config.minDeadSaturation, Double(bin + 1) / 64), 2 * config.minDeadSaturation)
             }
         }
-        frame.detections = zip(frame.candidates, appearances).map { c, a in
+        frame.detections = zip(frame.candidates, appearances).compactMap { c, a in
             let (cls, conf) = classifyCell(a, greyscale: frame.isGreyscale, saturationThreshold: threshold, config: config)
+            if !frame.isGreyscale && cls == .live && isUnstainedDark(a, config: config) { return nil }
             return Detection(x: c.x, y: c.y, r: c.r, cellClass: cls, score: c.score, confidence: conf)
         }
     }

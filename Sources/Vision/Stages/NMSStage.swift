@@ -14,8 +14,11 @@ public func circleIoU(x1: Double, y1: Double, r1: Double, x2: Double, y2: Double
 }
 
 /// Greedy non-maximum suppression: strongest first, a detection is dropped when its circle IoU
-/// with an already kept one exceeds `maxIoU`. Ties in score keep the earlier one (stable).
-public func suppressOverlaps(_ detections: [Detection], maxIoU: Double) -> [Detection] {
+/// with an already kept one exceeds `maxIoU`, or when the two centres are closer than
+/// `minCentreDistance` times the larger radius (a small second peak inside a large cell has a
+/// low IoU with it but cannot be a cell of its own: even clumped cells sit about a radius
+/// apart). Ties in score keep the earlier one (stable).
+public func suppressOverlaps(_ detections: [Detection], maxIoU: Double, minCentreDistance: Double = 0) -> [Detection] {
     let order = detections.indices.sorted { (detections[$0].score, -$0) > (detections[$1].score, -$1) }
     // Bucket kept detections in a coarse grid so dense images stay near-linear.
     let maxR = detections.map(\.r).max() ?? 1
@@ -31,7 +34,9 @@ public func suppressOverlaps(_ detections: [Detection], maxIoU: Double) -> [Dete
             for nx in (bx - 1)...(bx + 1) {
                 for j in buckets[key(nx, ny)] ?? [] {
                     let k = detections[j]
-                    if circleIoU(x1: d.x, y1: d.y, r1: d.r, x2: k.x, y2: k.y, r2: k.r) > maxIoU { overlaps = true; break search }
+                    let limit = minCentreDistance * max(d.r, k.r)
+                    if (d.x - k.x) * (d.x - k.x) + (d.y - k.y) * (d.y - k.y) < limit * limit
+                        || circleIoU(x1: d.x, y1: d.y, r1: d.r, x2: k.x, y2: k.y, r2: k.r) > maxIoU { overlaps = true; break search }
                 }
             }
         }
@@ -48,6 +53,7 @@ struct NMSStage: Stage {
     let name = "nms"
 
     func run(_ frame: inout Frame) throws {
-        frame.detections = suppressOverlaps(frame.detections, maxIoU: frame.config.nmsIoU)
+        frame.detections = suppressOverlaps(frame.detections, maxIoU: frame.config.nmsIoU,
+                                            minCentreDistance: frame.config.nmsMinCentreDistance)
     }
 }
