@@ -83,7 +83,9 @@ public func projectionProfile(_ plane: Plane, normalAngle: Double) -> (profile: 
     let lo = corners.min()!, hi = corners.max()!
     let bins = Int(hi - lo) + 1
     var sums = [Double](repeating: 0, count: bins), counts = [Double](repeating: 0, count: bins)
-    // Per row the bin index advances by nx per pixel: accumulate in Float per row segment.
+    // Per row the bin index advances by nx per pixel, so runs of pixels share a bin: each run
+    // is summed in a register starting from the bin's stored sum (the same additions in the
+    // same order as adding to the bin in memory, without a store-to-load round trip per pixel).
     plane.data.withUnsafeBufferPointer { d in
         sums.withUnsafeMutableBufferPointer { sm in
             counts.withUnsafeMutableBufferPointer { ct in
@@ -91,11 +93,22 @@ public func projectionProfile(_ plane: Plane, normalAngle: Double) -> (profile: 
                 for y in 0..<h {
                     let base = Float(Double(y) * ny - lo)
                     let row = d.baseAddress! + y * w
+                    var current = min(bins - 1, max(0, Int(base)))
+                    var sum = sm[current], run = 0.0
                     for x in 0..<w {
                         let b = min(bins - 1, max(0, Int(base + Float(x) * fx)))
-                        sm[b] += Double(row[x])
-                        ct[b] += 1
+                        if b != current {
+                            sm[current] = sum
+                            ct[current] += run
+                            current = b
+                            sum = sm[b]
+                            run = 0
+                        }
+                        sum += Double(row[x])
+                        run += 1
                     }
+                    sm[current] = sum
+                    ct[current] += run
                 }
             }
         }

@@ -60,13 +60,21 @@ func refineLineNormal(_ contrast: Plane, degrees: Double) -> Double {
         return energy
     }
     var best = degrees
+    // The last stage starts from a direction the previous fine stage has already scored.
+    var fineScores: [(degrees: Double, value: Double)] = []
+    func fineSharpness(_ deg: Double) -> Double {
+        if let known = fineScores.first(where: { $0.degrees == deg }) { return known.value }
+        let v = sharpness(deg, on: contrast)
+        fineScores.append((deg, v))
+        return v
+    }
     for (step, reach, fine) in [(0.5, 6, false), (0.15, 2, true), (0.05, 1, true)] {
         let centre = best
-        let plane = fine ? contrast : coarse
-        var bestValue = sharpness(centre, on: plane)
+        func score(_ deg: Double) -> Double { fine ? fineSharpness(deg) : sharpness(deg, on: coarse) }
+        var bestValue = score(centre)
         for k in -reach...reach where k != 0 {
             let candidate = centre + Double(k) * step
-            let v = sharpness(candidate, on: plane)
+            let v = score(candidate)
             if v > bestValue { bestValue = v; best = candidate }
         }
     }

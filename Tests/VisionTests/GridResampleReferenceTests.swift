@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+import Imaging
+@testable import Vision
+
+/// Grid projection, downsampling and the normalize stage's luminance against their first,
+/// plain versions (kept here verbatim): the rewritten loops must give the same bits.
+@Suite("Grid and resample reference")
+struct GridResampleReferenceTests {
+    @Test func projectionProfileMatchesReference() {
+        let plane = LineProfileReferenceTests.ruledPlane(width: 203, height: 117)
+        for degrees in [0.0, 0.4, 3.0, 44.9, 45, 89.6, 90, 90.3, 135, 179.2, -12] {
+            let a = degrees * .pi / 180
+            let got = projectionProfile(plane, normalAngle: a), want = Self.referenceProfile(plane, normalAngle: a)
+            #expect(got.origin.bitPattern == want.origin.bitPattern
+                    && got.profile.elementsEqual(want.profile) { $0.bitPattern == $1.bitPattern }, "normal \(degrees)")
+        }
+    }
+
+    @Test func downsampleMatchesReference() {
+        for (w, h) in [(1, 1), (7, 5), (203, 117), (64, 3)] {
+            let plane = KernelReferenceTests.noisePlane(width: w, height: h, seed: UInt64(w * h))
+            for factor in [1, 2, 3, 5, 8] {
+                #expect(KernelReferenceTests.identical(downsample(plane, factor: factor), Self.referenceDownsample(plane, factor: factor)),
+                        "\(w)x\(h) factor \(factor)")
+            }
+        }
+    }
+
+    @Test func normalizeLuminanceMatchesReference() throws {
+        var canvas = Canvas(width: 123, height: 77)
+        canvas.grid(spacing: 20, angle: 0.2)
+        canvas.liveCell(x: 40, y: 30, r: 9)
+        canvas.deadCell(x: 90, y: 50, r: 7)
+        let image = canvas.image(noise: 0.05)
+        for scale in [1, 2, 3, 4] {
+            var config = PipelineConfig()
+            config.workingScale = scale
+            var frame = Frame(image: image, config: config)
+            try NormalizeStage().run(&frame)
+            let want = Self.referenceLuminance(image, config: config, f: scale)
+            #expect(KernelReferenceTests.identical(frame.luminance, want.lum), "scale \(scale)")
+            #expect(frame.glareRatio == Double(want.glare) / Double(image.pixelCount))
+            #expect(frame.isGreyscale == (Double(want.chroma) / Double(image.pixelCount) < 0.01))
+        }
+    }
+
+    static func referenceLuminance(_ image: Image, config: PipelineConfig, f: Int) -> (lum: Plane, glare: Int, chroma: Int) {
+            let w = image.width, h = image.height
+        let ow = (w + f - 1) / f, oh = (h + f - 1) / f
+        var lum = Plane(width: ow, height: oh)
+        var counts = [Float](repeating: 0, count: ow)
+        var glare = 0
+        var saturatedChroma = 0
+        let glareLevel = UInt8(clamping: config.glareLevel)
+        // Chroma (max - min of the 8-bit channels) above this marks a coloured pixel.
+        let chromaLimit = Int((config.greyscaleSaturation * 255).rounded())
+        image.pixels.withUnsafeBufferPointer { px in
+            srgbToLinear.withUnsafeBufferPointer { lut in
+                lum.data.withUnsafeMutableBufferPointer { out in
+                    counts.withUnsafeMutableBufferPointer { cnt in
+                        for oy in 0..<oh {
+                            let o = out.baseAddress! + oy * ow
+                            for x in 0..<ow { cnt[x] = 0 }
+                            let y0 = oy * f, y1 = min(y0 + f, h)
+                            for y in y0..<y1 {
+                                var p = y * w * 3
+                                for x in 0..<w {
+                                    let r = px[p], g = px[p &+ 1], b = px[p &+ 2]
+                                    p &+= 3
+                                    let v = 0.2126 * lut[Int(r)] + 0.7152 * lut[Int(g)] + 0.0722 * lut[Int(b)]
+                                    let ox = x / f
+                                    o[ox] += v
+                                    cnt[ox] += 1
+                                    let hi = max(r, max(g, b)), lo = min(r, min(g, b))
+                                    if hi >= glareLevel { glare &+= 1 }
+                                    if Int(hi) &- Int(lo) > chromaLimit { saturatedChroma &+= 1 }
+                                }
+                            }
+                            for x in 0..<ow { o[x] /= cnt[x] }
+                        }
+                    }
+                }
+            }
+        }
+        return (lum, glare, saturatedChroma)
+    }
+
+    static func referenceProfile(_ plane: Plane, normalAngle: Double) -> (profile: [Double], origin: Double) {
+        let w = plane.width, h = plane.height
+        guard w > 0, h > 0 else { return ([], 0) }
+        let nx = cos(normalAngle), ny = sin(normalAngle)
+        let corners = [0.0, nx * Double(w - 1), ny * Double(h - 1), nx * Double(w - 1) + ny * Double(h - 1)]
+        let lo = corners.min()!, hi = corners.max()!
+        let bins = Int(hi - lo) + 1
+        var sums = [Double](repeating: 0, count: bins), counts = [Double](repeating: 0, count: bins)
+        // Per row the bin index advances by nx per pixel: accumulate in Float per row segment.
+        plane.data.withUnsafeBufferPointer { d in
+            sums.withUnsafeMutableBufferPointer { sm in
+                counts.withUnsafeMutableBufferPointer { ct in
+                    let fx = Float(nx)
+                    for y in 0..<h {
+                        let base = Float(Double(y) * ny - lo)
+                        let row = d.baseAddress! + y * w
+                        for x in 0..<w {
+                            let b = min(bins - 1, max(0, Int(base + Float(x) * fx)))
+                            sm[b] += Double(row[x])
+                            ct[b] += 1
+                        }
+                    }
+                }
+            }
+        }
+        var profile = [Double](repeating: 0, count: bins)
+        for i in 0..<bins { profile[i] = counts[i] > 0 ? sums[i] / counts[i] : 0 }
+        // Bins near the image corners hold few pixels and are noisy: replace by the neighbour.
+        let minCount = Double(min(w, h)) * 0.25
+        var firstGood = 0, lastGood = bins - 1
+        while firstGood < bins - 1 && counts[firstGood] < minCount { firstGood += 1 }
+        while lastGood > 0 && counts[lastGood] < minCount { lastGood -= 1 }
+        if firstGood <= lastGood {
+            return (Array(profile[firstGood...lastGood]), lo + Double(firstGood))
+        }
+        return (profile, lo)
+    }
+
+    static func referenceDownsample(_ plane: Plane, factor: Int) -> Plane {
+        guard factor > 1, plane.count > 0 else { return plane }
+        let ow = (plane.width + factor - 1) / factor, oh = (plane.height + factor - 1) / factor
+        var out = Plane(width: ow, height: oh)
+        var counts = [Float](repeating: 0, count: ow)
+        let w = plane.width
+        plane.data.withUnsafeBufferPointer { src in
+            out.data.withUnsafeMutableBufferPointer { dst in
+                counts.withUnsafeMutableBufferPointer { cnt in
+                    for oy in 0..<oh {
+                        let o = dst.baseAddress! + oy * ow
+                        for x in 0..<ow { cnt[x] = 0 }
+                        let y0 = oy * factor, y1 = min(y0 + factor, plane.height)
+                        for y in y0..<y1 {
+                            let row = src.baseAddress! + y * w
+                            for x in 0..<w {
+                                let ox = x / factor
+                                o[ox] += row[x]
+                                cnt[ox] += 1
+                            }
+                        }
+                        for x in 0..<ow { o[x] /= cnt[x] }
+                    }
+                }
+            }
+        }
+        return out
+    }
+}
