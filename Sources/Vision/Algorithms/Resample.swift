@@ -17,10 +17,17 @@ public func downsample(_ plane: Plane, factor: Int) -> Plane {
                     let y0 = oy * factor, y1 = min(y0 + factor, plane.height)
                     for y in y0..<y1 {
                         let row = src.baseAddress! + y * w
-                        for x in 0..<w {
-                            let ox = x / factor
-                            o[ox] += row[x]
-                            cnt[ox] += 1
+                        // Output column by output column: no division per sample, and each
+                        // output still sums its samples in x order.
+                        for ox in 0..<ow {
+                            let xEnd = min(w, (ox &+ 1) &* factor)
+                            var sum = o[ox], n = cnt[ox]
+                            for x in (ox &* factor)..<xEnd {
+                                sum += row[x]
+                                n += 1
+                            }
+                            o[ox] = sum
+                            cnt[ox] = n
                         }
                     }
                     for x in 0..<ow { o[x] /= cnt[x] }

@@ -55,16 +55,23 @@ struct NormalizeStage: Stage {
                             let y0 = oy * f, y1 = min(y0 + f, h)
                             for y in y0..<y1 {
                                 var p = y * w * 3
-                                for x in 0..<w {
-                                    let r = px[p], g = px[p &+ 1], b = px[p &+ 2]
-                                    p &+= 3
-                                    let v = 0.2126 * lut[Int(r)] + 0.7152 * lut[Int(g)] + 0.0722 * lut[Int(b)]
-                                    let ox = x / f
-                                    o[ox] += v
-                                    cnt[ox] += 1
-                                    let hi = max(r, max(g, b)), lo = min(r, min(g, b))
-                                    if hi >= glareLevel { glare &+= 1 }
-                                    if Int(hi) &- Int(lo) > chromaLimit { saturatedChroma &+= 1 }
+                                // Output column by output column (no division per pixel); each
+                                // output still sums its pixels in x order.
+                                for ox in 0..<ow {
+                                    let xEnd = min(w, (ox &+ 1) &* f)
+                                    var sum = o[ox], n = cnt[ox]
+                                    for _ in (ox &* f)..<xEnd {
+                                        let r = px[p], g = px[p &+ 1], b = px[p &+ 2]
+                                        p &+= 3
+                                        let v = 0.2126 * lut[Int(r)] + 0.7152 * lut[Int(g)] + 0.0722 * lut[Int(b)]
+                                        sum += v
+                                        n += 1
+                                        let hi = max(r, max(g, b)), lo = min(r, min(g, b))
+                                        if hi >= glareLevel { glare &+= 1 }
+                                        if Int(hi) &- Int(lo) > chromaLimit { saturatedChroma &+= 1 }
+                                    }
+                                    o[ox] = sum
+                                    cnt[ox] = n
                                 }
                             }
                             for x in 0..<ow { o[x] /= cnt[x] }
