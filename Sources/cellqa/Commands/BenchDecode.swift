@@ -48,34 +48,20 @@ struct BenchDecode: ParsableCommand {
 
         for (name, bytes, reference) in [("PNG", png, ReferenceDecoders.timePNG),
                                          ("JPEG", jpeg, ReferenceDecoders.timeJPEG)] {
-            var swiftTimes: [Double] = [], cTimes: [Double] = []
+            var samples = BenchSamples()
             for _ in 0..<iterations {
                 // Interleaved so machine load drifts affect both decoders alike.
-                swiftTimes.append(try milliseconds { _ = try Image.decode(bytes) })
-                cTimes.append(try milliseconds {
+                try samples.time("swift") { _ = try Image.decode(bytes) }
+                try samples.time("c") {
                     guard reference(bytes) else { throw ValidationError("\(name): C reference decode failed") }
-                })
+                }
             }
-            let swiftMedian = median(swiftTimes), cMedian = median(cTimes)
+            let swiftMedian = samples.median("swift"), cMedian = samples.median("c")
             let megapixels = Double(width * height) / 1e6
             print(name + String(repeating: " ", count: max(1, 6 - name.count))
                   + "Swift API \(format(swiftMedian)) ms (\(format(megapixels / swiftMedian * 1000)) MP/s)   "
                   + "C reference \(format(cMedian)) ms   ratio Swift/C \(format(swiftMedian / cMedian, digits: 3))")
         }
-    }
-
-    private func milliseconds(_ body: () throws -> Void) throws -> Double {
-        let clock = ContinuousClock()
-        let start = clock.now
-        try body()
-        let elapsed = clock.now - start
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-    }
-
-    private func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
     }
 
     private func megabytes(_ count: Int) -> String { format(Double(count) / 1_000_000, digits: 2) }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Harness
 import Synth
+import Vision
 
 struct BenchHarness: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -83,21 +84,21 @@ struct BenchHarness: ParsableCommand {
     /// One full run: scan, run, report, write. Harness parts are measured in thread CPU time
     /// so that the overhead figure does not depend on other load on the machine.
     private func measure(root: String, jobs: Int) throws -> Measured {
-        resetPeakRSS()
-        let out = root + "/.bench-out-\(jobs)"
+        BenchSamples.resetPeakRSS()
+        let out = root + ".bench-out-\(jobs)"
         let t0 = Date()
         let report = try performRun(RunRequest(datasetRoot: root, labelsRoot: nil, settings: RunSettings(jobs: jobs),
                                                toolVersion: CellQAVersion.string))
         var m = Measured()
-        var c0 = threadCPUSeconds()
+        var c0 = StageClock.threadCPU()
         try report.writeReports(to: out)
-        m.writeCPU = threadCPUSeconds() - c0
+        m.writeCPU = StageClock.threadCPU() - c0
         m.wall = Date().timeIntervalSince(t0)
         m.peakRSS = peakResidentBytes()
         // The report was built inside performRun; build it again to time that part alone.
-        c0 = threadCPUSeconds()
+        c0 = StageClock.threadCPU()
         _ = RunReport(run: report.run, acceptance: Acceptance(), provenance: report.provenance)
-        m.buildCPU = threadCPUSeconds() - c0
+        m.buildCPU = StageClock.threadCPU() - c0
         m.scanCPU = report.scanCPUSeconds
         m.perFixtureCPU = report.harnessCPUSeconds
         for stage in report.stages where stage.name != StageStatistics.totalName {
@@ -107,19 +108,5 @@ struct BenchHarness: ParsableCommand {
         print(String(format: "jobs %d: %d fixtures in %.2f s, F1 %.4f, errored %d", jobs, report.outcomes.count, m.wall,
                      report.overall.f1 ?? .nan, report.erroredCount))
         return m
-    }
-
-    private func threadCPUSeconds() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
-
-    /// Resets VmHWM so each run's peak is its own (Linux >= 4.0; ignored elsewhere).
-    private func resetPeakRSS() {
-        if let file = fopen("/proc/self/clear_refs", "w") {
-            fputs("5", file)
-            fclose(file)
-        }
     }
 }

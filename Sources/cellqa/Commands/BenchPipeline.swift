@@ -55,35 +55,27 @@ struct BenchPipeline: ParsableCommand {
         let generator = try SynthGenerator(preset: SynthPreset(rawValue: preset) ?? .standard, seed: seed,
                                            width: width, height: height)
         let fixtures = (0..<images).map { generator.make(index: $0) }
-        var wall: [String: [Double]] = [:], cpu: [String: [Double]] = [:]
-        var totals: [Double] = [], order: [String] = []
+        var wall = BenchSamples(), cpu = BenchSamples(), totals = BenchSamples()
         var detections = 0
         _ = try pipeline.run(fixtures[0].image)  // warm-up: page in code and allocator pools
         for _ in 0..<iterations {
             for fixture in fixtures {
                 let result = try pipeline.run(fixture.image)
                 detections = result.detections.count
-                if order.isEmpty { order = result.timings.map(\.name) }
                 for t in result.timings {
-                    wall[t.name, default: []].append(t.wallSeconds * 1000)
-                    cpu[t.name, default: []].append(t.cpuSeconds * 1000)
+                    wall.add(t.name, t.wallSeconds * 1000)
+                    cpu.add(t.name, t.cpuSeconds * 1000)
                 }
-                totals.append(result.timings.reduce(0) { $0 + $1.wallSeconds } * 1000)
+                totals.add("total", result.timings.reduce(0) { $0 + $1.wallSeconds } * 1000)
             }
         }
         print("pipeline on \(images) synthetic \(width)x\(height) '\(preset)' images x \(iterations) runs, "
               + "one thread, config \(pipelineConfig.configHash) (last image: \(detections) detections)")
         print("stage          median ms   cpu ms")
-        for name in order {
+        for name in wall.names {
             print(name.padding(toLength: 14, withPad: " ", startingAt: 0)
-                  + String(format: " %9.2f %8.2f", median(wall[name] ?? []), median(cpu[name] ?? [])))
+                  + String(format: " %9.2f %8.2f", wall.median(name), cpu.median(name)))
         }
-        print("total".padding(toLength: 14, withPad: " ", startingAt: 0) + String(format: " %9.2f", median(totals)))
-    }
-
-    private func median(_ values: [Double]) -> Double {
-        guard !values.isEmpty else { return 0 }
-        let sorted = values.sorted()
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        print("total".padding(toLength: 14, withPad: " ", startingAt: 0) + String(format: " %9.2f", totals.median("total")))
     }
 }
