@@ -1,0 +1,78 @@
+import Foundation
+
+/// Removes straight structures longer than `length` (grid lines, fibres) from a log-contrast
+/// map. Each directional line estimate (`lineMedian`) holds the floor every direction shares
+/// (noise, texture) plus the lines running its way; with `base` = the smallest estimate at a
+/// pixel, each direction's line is `e = estimate - base`. Along one line only that line's `e`
+/// is above zero and is subtracted. Where lines cross, how much to subtract depends on how the
+/// image was formed: light passing through two ruling lines (absorptions multiply, log
+/// contrasts add) shows the sum of the `e`, a line drawn over another only the larger. The
+/// observed contrast, clamped between the two, is the line part there, so crossings vanish
+/// either way, while a clear cell lying on a line (contrast below a single line's) stays a
+/// dip. Cells, shorter than `length` in every direction, are untouched. The result is signed
+/// (noise around 0).
+///
+/// - Parameters:
+///   - angles: line directions, radians.
+///   - length: block length along the line, pixels (> 2 cell diameters).
+///   - quantile: block statistic of `lineMedian`.
+public func removeLines(_ contrast: Plane, angles: [Double], length: Int, quantile: Double = 0.3) -> Plane {
+    guard !angles.isEmpty, length >= 3 else { return contrast }
+    var angles = angles
+    // The base must see the floor at a crossing too, which needs a direction running along
+    // neither line: with fewer than three directions add the bisector of the first two.
+    if angles.count < 3 { angles.append(angles.count == 2 ? (angles[0] + angles[1]) / 2 : angles[0] + .pi / 2) }
+    let n = contrast.count
+    var sum = Plane(width: contrast.width, height: contrast.height)
+    var top = Plane(width: contrast.width, height: contrast.height, repeating: -.infinity)
+    var base = Plane(width: contrast.width, height: contrast.height, repeating: .infinity)
+    for angle in angles {
+        let opened = lineMedian(contrast, angle: angle, block: length, quantile: quantile)
+        sum.data.withUnsafeMutableBufferPointer { s in
+            top.data.withUnsafeMutableBufferPointer { t in
+                base.data.withUnsafeMutableBufferPointer { b in
+                    opened.data.withUnsafeBufferPointer { o in
+                        for i in 0..<n {
+                            s[i] += o[i]
+                            t[i] = max(t[i], o[i])
+                            b[i] = min(b[i], o[i])
+                        }
+                    }
+                }
+            }
+        }
+    }
+    var out = contrast
+    let count = Float(angles.count)
+    out.data.withUnsafeMutableBufferPointer { o in
+        sum.data.withUnsafeBufferPointer { s in
+            top.data.withUnsafeBufferPointer { t in
+                base.data.withUnsafeBufferPointer { b in
+                    for i in 0..<n {
+                        let above = o[i] - b[i]
+                        let single = t[i] - b[i], all = s[i] - count * b[i]
+                        o[i] = above - min(max(above, single), all)
+                    }
+                }
+            }
+        }
+    }
+    return out
+}
+
+/// Directions along which straight structures are removed: the grid's two families plus,
+/// when fibres are removed too, the four principal directions not already near a grid angle.
+func lineRemovalAngles(grid: DetectedGrid?, fibres: Bool) -> [Double] {
+    var angles = grid?.angles ?? []
+    if fibres {
+        for deg in [0.0, 45, 90, 135] {
+            let a = deg * .pi / 180
+            let near = angles.contains { g in
+                let d = abs(remainder(g - a, .pi))
+                return d < 8 * .pi / 180
+            }
+            if !near { angles.append(a) }
+        }
+    }
+    return angles
+}
