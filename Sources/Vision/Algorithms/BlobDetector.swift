@@ -173,6 +173,9 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
     // within 0.8 of a kept one's radius (rim and inner peaks of a ring-shaped cell).
     // Touching cells (centres two radii apart) both survive.
     peaks.sort { ($0.response, $0.candidate.y, $0.candidate.x) > ($1.response, $1.candidate.y, $1.candidate.x) }
+    // A blob more than 1.25x larger (a clump, a glare patch) must not swallow the cells in it:
+    // they stay candidates of their own, and the boundary tests and NMS decide.
+    let swallowRatio = 1.25
     var found: [Candidate] = []
     let cell = max(1, 2 * settings.maxRadius * ratio * ratio)
     var buckets: [Int: [Int]] = [:]
@@ -184,8 +187,7 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
             for nx in max(0, bx - 1)...(bx + 1) {
                 for k in buckets[ny * columns + nx] ?? [] {
                     let o = found[k]
-                    // A much larger kept blob (a clump, a glare patch) must not swallow cells.
-                    let limit = o.r <= 2 * c.r ? max(0.6 * min(o.r, c.r), 0.8 * o.r) : 0.6 * c.r
+                    let limit = o.r <= swallowRatio * c.r ? max(0.6 * min(o.r, c.r), 0.8 * o.r) : 0.6 * c.r
                     if (o.x - c.x) * (o.x - c.x) + (o.y - c.y) * (o.y - c.y) < limit * limit { duplicate = true; break search }
                 }
             }
