@@ -68,5 +68,14 @@ struct KernelReferenceTests {
         }
         let mismatches = values.filter { roundedHalfAway($0) != Int($0.rounded()) }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+        // The vector version within its range (values above it are cut off).
+        let inRange = values.filter { abs($0) < vectorRoundingLimit } + [3_999_999.5, -3_999_999.5, 2_097_152.5, -0.5]
+        var vectorMismatches = 0
+        for i in stride(from: 0, to: inRange.count - 3, by: 4) {
+            let v = SIMD4<Float>(inRange[i], inRange[i + 1], inRange[i + 2], inRange[i + 3])
+            let r = roundedHalfAway(v)
+            for lane in 0..<4 where Int(r[lane]) != Int(v[lane].rounded()) { vectorMismatches += 1 }
+        }
+        #expect(inRange.count > 300_000 && vectorMismatches == 0)
     }
 }

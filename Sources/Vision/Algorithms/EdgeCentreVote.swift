@@ -76,6 +76,13 @@ public func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: 
     let steps = max(2, Int((far - inner).rounded(.up)))
     let dstep = (far - inner) / Float(steps)
     let bins = UInt(bitPattern: side)
+    // Votes lie within `far` of a window pixel; the accumulator origin within the image's
+    // size plus the window of it.
+    let reach = Float(max(w, h)) + far + Float(side)
+    let vectorVotes = reach < vectorRoundingLimit && Float(abs(ax0)) < vectorRoundingLimit
+        && Float(abs(ay0)) < vectorRoundingLimit
+    let origin = vectorVotes ? SIMD4<Int32>(Int32(ax0), Int32(ay0), Int32(ax0), Int32(ay0)) : .zero
+    let side32 = SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: side))
     acc.withUnsafeMutableBufferPointer { a in
         gxs.withUnsafeBufferPointer { gxv in
             gys.withUnsafeBufferPointer { gyv in
@@ -89,6 +96,19 @@ public func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: 
                             let ux = gxv[k] / m, uy = gyv[k] / m
                             let px = Float(x0 + xx)
                             let weight = m - floor
+                            if vectorVotes {
+                                // Both votes of a step in one vector: (px + vx, py + vy, px - vx,
+                                // py - vy) with vx = d ux exactly as below.
+                                let start = SIMD4<Float>(px, py, px, py), dir = SIMD4<Float>(ux, uy, -ux, -uy)
+                                for s in 0...steps {
+                                    let d = inner + Float(s) * dstep
+                                    let b = roundedHalfAway(start + d * dir) &- origin
+                                    let inside = unsafeBitCast(b, to: SIMD4<UInt32>.self) .< side32
+                                    if inside[0] && inside[1] { a[Int(b[1]) &* side &+ Int(b[0])] += weight }
+                                    if inside[2] && inside[3] { a[Int(b[3]) &* side &+ Int(b[2])] += weight }
+                                }
+                                continue
+                            }
                             for s in 0...steps {
                                 let d = inner + Float(s) * dstep
                                 // Both ways along the gradient line: the polarity of an edge is unknown.
