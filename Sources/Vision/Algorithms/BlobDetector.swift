@@ -17,7 +17,10 @@ public struct BlobDetectorSettings: Sendable, Equatable {
     /// two candidates along their major axis (touching pairs) instead of dropping them.
     public var splitElongated: Bool
     public var maxSplitRatio: Double
-    /// Also report holes (local minima of the DoG) as candidates.
+    /// Also report holes (local minima of the DoG) as candidates where `holeSupport` (same
+    /// size as the plane: the removed line strength) is at least a quarter of `minContrast`:
+    /// a dip in a line-free contrast map is a cell only where a line was removed; elsewhere
+    /// it is noise (and costs a boundary test each).
     public var holes: Bool
     public init(minRadius: Double, maxRadius: Double, levels: Int = 8, minScore: Double = 6,
                 minContrast: Double = 0, maxEdgeRatio: Double = 6, splitElongated: Bool = false,
@@ -40,7 +43,7 @@ public struct BlobDetectorSettings: Sendable, Equatable {
 /// objects smaller than the range (debris specks) peak outside it and are dropped; above the
 /// range one level is searched (rings peak high) and one more serves as its upper neighbour. Radius = sqrt(2) sigma for a filled disc.
 /// - Returns: candidates in the plane's pixel coordinates, sub-pixel refined, unsorted.
-public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Candidate] {
+public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Plane? = nil) -> [Candidate] {
     guard plane.width >= 3, plane.height >= 3,
           settings.minRadius > 0, settings.maxRadius >= settings.minRadius else { return [] }
     let w = plane.width, h = plane.height
@@ -99,7 +102,11 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
     var peaks: [(candidate: Candidate, response: Float)] = []
     // Sign -1 finds holes: a clear cell painted over a dark line leaves, once the line is
     // removed from the contrast map, a cell-sized dip where the line was.
-    for sign: Float in (settings.holes ? [1, -1] : [1]) {
+    let support = holeSupport.flatMap { $0.width == w && $0.height == h ? $0.data : nil } ?? []
+    // A quarter of the contrast floor: some line was removed here, not just noise (a cell's
+    // own edge blurs the line estimate down beside it).
+    let minSupport = Float(0.25 * settings.minContrast)
+    for sign: Float in (settings.holes && !support.isEmpty ? [1, -1] : [1]) {
         for j in 1...(levels + 1) {
             let threshold = Float(settings.minScore) * noise[j]
             dogs[j].data.withUnsafeBufferPointer { d in
@@ -111,6 +118,7 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings) -> [Cand
                                 let i = row + x
                                 let v = sign * d[i]
                                 if v < threshold || v < sign * below[i] { continue }
+                                if sign < 0 && support[i] < minSupport { continue }
                                 // Strict on the previous neighbours, non-strict on the next: one
                                 // peak per plateau.
                                 if v <= sign * d[i - 1] || v < sign * d[i + 1] || v <= sign * d[i - w - 1] || v <= sign * d[i - w]

@@ -17,7 +17,14 @@ import Foundation
 ///   - length: block length along the line, pixels (> 2 cell diameters).
 ///   - quantile: block statistic of `lineMedian`.
 public func removeLines(_ contrast: Plane, angles: [Double], length: Int, quantile: Double = 0.3) -> Plane {
-    guard !angles.isEmpty, length >= 3 else { return contrast }
+    separateLines(contrast, angles: angles, length: length, quantile: quantile).cells
+}
+
+/// `removeLines` that also returns the line part: per pixel, the strongest single direction's
+/// line estimate above the base (log-contrast units), i.e. where ruling lines and fibres run.
+public func separateLines(_ contrast: Plane, angles: [Double], length: Int, quantile: Double = 0.3)
+    -> (cells: Plane, lines: Plane) {
+    guard !angles.isEmpty, length >= 3 else { return (contrast, Plane(width: contrast.width, height: contrast.height)) }
     var angles = angles
     // The base must see the floor at a crossing too, which needs a direction running along
     // neither line: with fewer than three directions add the bisector of the first two.
@@ -46,18 +53,19 @@ public func removeLines(_ contrast: Plane, angles: [Double], length: Int, quanti
     let count = Float(angles.count)
     out.data.withUnsafeMutableBufferPointer { o in
         sum.data.withUnsafeBufferPointer { s in
-            top.data.withUnsafeBufferPointer { t in
+            top.data.withUnsafeMutableBufferPointer { t in
                 base.data.withUnsafeBufferPointer { b in
                     for i in 0..<n {
                         let above = o[i] - b[i]
                         let single = t[i] - b[i], all = s[i] - count * b[i]
                         o[i] = above - min(max(above, single), all)
+                        t[i] = single
                     }
                 }
             }
         }
     }
-    return out
+    return (out, top)
 }
 
 /// Directions along which straight structures are removed: the grid's two families plus,

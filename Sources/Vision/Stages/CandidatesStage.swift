@@ -35,15 +35,16 @@ struct CandidatesStage: Stage {
         let logFlat = logPlane(frame.flat)
         let contrast = gaussianBlur(logFlat.map { abs($0) }, sigma: max(0.5, config.contrastSmoothingRadii * minR))
         let length = Int((config.lineRemovalLengthDiameters * 2 * maxR).rounded()) | 1
-        let cleaned = saturate(removeLines(contrast, angles: lineRemovalAngles(grid: frame.grid, fibres: config.removeFibres),
-                                           length: length), cap: config.contrastCap)
+        let separated = separateLines(contrast, angles: lineRemovalAngles(grid: frame.grid, fibres: config.removeFibres),
+                                      length: length)
+        let cleaned = saturate(separated.cells, cap: config.contrastCap)
         var found: [Candidate]
         switch config.detector {
         case .dog:
             found = detectBlobs(cleaned, settings: BlobDetectorSettings(
                 minRadius: minR, maxRadius: maxR, levels: config.scaleLevels, minScore: config.minScore,
                 minContrast: config.minContrast, maxEdgeRatio: config.maxEdgeRatio,
-                splitElongated: config.splitElongated, holes: config.detectHoles))
+                splitElongated: config.splitElongated, holes: config.detectHoles), holeSupport: separated.lines)
         case .threshold:
             found = detectThresholdObjects(cleaned, settings: ThresholdDetectorSettings(
                 minRadius: minR, maxRadius: maxR, minScore: config.minScore, minContrast: config.minContrast,
