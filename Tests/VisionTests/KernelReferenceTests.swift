@@ -78,4 +78,55 @@ struct KernelReferenceTests {
         }
         #expect(inRange.count > 300_000 && vectorMismatches == 0)
     }
+
+    /// Histogram selection returns the k-th order statistic of a sort: many ties and zeros,
+    /// values spread over many octaves, subnormals, infinity; negatives, -0 and NaN fall back.
+    @Test func nonNegativeSelectionMatchesSorting() {
+        var state: UInt64 = 5
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 20
+        }
+        var bucket: [Float] = []
+        for n in [1, 2, 3, 10, 100, 1_500, 5_000] {
+            for kind in 0..<6 {
+                var values: [Float] = (0..<n).map { _ in
+                    switch kind {
+                    case 0: return Float(next() % 8)                                   // ties
+                    case 1: let g = Float(Int(next() % 41) - 20); return (g * g + 9).squareRoot() * Float(next() % 3)
+                    case 2: return Float(bitPattern: UInt32(truncatingIfNeeded: next()) & 0x7F7F_FFFF)  // any finite
+                    case 3: return Float(bitPattern: UInt32(next() % 1000))               // subnormals
+                    case 4: return next() % 5 == 0 ? .infinity : Float(next() % 100)
+                    default: return 7.25                                               // all equal
+                    }
+                }
+                if kind == 1 && n > 3 { values[1] = 0; values[2] = 0 }
+                let sorted = values.sorted()
+                for k in Set([0, n / 4, n / 2, n - 1]) {
+                    let got = values.withUnsafeBufferPointer { selectKthNonNegative($0, k, scratch: &bucket) }
+                    #expect(got == sorted[k], "n \(n) kind \(kind) k \(k)")
+                }
+            }
+        }
+        for special: Float in [-1, -0.0, .nan] {
+            let values: [Float] = [4, 1, special, 3, 2]
+            var copy = values
+            let want = selectKth(&copy, 2) ?? 0
+            let got = values.withUnsafeBufferPointer { selectKthNonNegative($0, 2, scratch: &bucket) }
+            #expect(got.bitPattern == want.bitPattern, "with \(special)")
+        }
+    }
+
+    @Test func quantileAbsoluteMatchesSorting() {
+        var plane = Self.noisePlane(width: 97, height: 61, seed: 8)
+        for i in 0..<plane.count { plane.data[i] = (plane.data[i] - 0.5) * Float(i % 7) }
+        var scratch: [Float] = []
+        for (q, stride) in [(0.25, 13), (0.5, 1), (0.0, 3), (1.0, 5), (0.9, 2)] {
+            var samples: [Float] = []
+            for i in Swift.stride(from: 0, to: plane.count, by: stride) { samples.append(abs(plane.data[i])) }
+            samples.sort()
+            let want = samples[Int(Double(samples.count - 1) * q)]
+            #expect(quantileAbsolute(plane, q, stride: stride, scratch: &scratch) == want, "q \(q) stride \(stride)")
+        }
+    }
 }

@@ -65,8 +65,8 @@ public func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: 
             }
         }
     }
-    var sorted = mags
-    let floor = 2 * (selectKth(&sorted, sorted.count / 2) ?? 0)
+    var bucket: [Float] = []
+    let floor = 2 * mags.withUnsafeBufferPointer { selectKthNonNegative($0, $0.count / 2, scratch: &bucket) }
     // Accumulator over the search disc, one bin per image pixel.
     let sr = Int((search * r).rounded(.up))
     let side = 2 * sr + 1

@@ -52,7 +52,10 @@ public func quantileAbsolute(_ plane: Plane, _ q: Double, stride: Int, scratch: 
             i += max(1, stride)
         }
     }
-    return selectKth(&scratch, Int(Double(scratch.count - 1) * min(1, max(0, q)))) ?? 0
+    guard !scratch.isEmpty else { return 0 }
+    let k = Int(Double(scratch.count - 1) * min(1, max(0, q)))
+    var bucket: [Float] = []
+    return scratch.withUnsafeBufferPointer { selectKthNonNegative($0, k, scratch: &bucket) }
 }
 
 /// Largest buffer `selectKthByRank` handles; longer ones go to quickselect.
@@ -98,4 +101,45 @@ func selectKthByRank(_ v: UnsafeMutableBufferPointer<Float>, _ k: Int) -> Float 
         }
         return selectKth(v, k)
     }
+}
+
+/// k-th smallest (0-based, clamped) of a non-empty buffer of non-negative floats, by one
+/// histogram pass over their bit patterns (which sort like the values when the sign bit is
+/// clear) and a quickselect inside the one bucket that holds rank k: a few cheap passes
+/// instead of quickselect's mispredicted partitions over the whole buffer. Same value as
+/// `selectKth`; a buffer with a negative value or a NaN goes to `selectKth`. The buffer is not
+/// reordered.
+///
+/// - Parameter scratch: reusable storage for the bucket's elements.
+func selectKthNonNegative(_ v: UnsafeBufferPointer<Float>, _ k: Int, scratch: inout [Float]) -> Float {
+    let n = v.count
+    let k = min(max(k, 0), n - 1)
+    var lowest = UInt32.max, highest: UInt32 = 0
+    for x in v {
+        let b = x.bitPattern
+        lowest = min(lowest, b)
+        highest = max(highest, b)
+    }
+    // Any sign bit set (a negative value, -0 or a negative NaN) or a positive NaN.
+    guard highest <= Float.infinity.bitPattern else {
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: v)
+        return selectKth(&scratch, k) ?? 0
+    }
+    let span = highest &- lowest
+    if span == 0 { return v[0] }
+    let bucketBits = 11
+    let shift = max(0, (32 - span.leadingZeroBitCount) - bucketBits)
+    var counts = [Int32](repeating: 0, count: 1 << bucketBits)
+    counts.withUnsafeMutableBufferPointer { c in
+        for x in v { c[Int((x.bitPattern &- lowest) >> UInt32(shift))] &+= 1 }
+    }
+    var bucket = 0, before = 0
+    while before + Int(counts[bucket]) <= k {
+        before += Int(counts[bucket])
+        bucket += 1
+    }
+    scratch.removeAll(keepingCapacity: true)
+    for x in v where Int((x.bitPattern &- lowest) >> UInt32(shift)) == bucket { scratch.append(x) }
+    return selectKth(&scratch, k - before) ?? 0
 }
