@@ -17,6 +17,40 @@ struct GridResampleReferenceTests {
         }
     }
 
+    /// The polynomial bin against atan2f: random directions at several scales, the axes, both
+    /// zeros, diagonals and directions right on bin edges (tan of whole degrees).
+    @Test func orientationBinMatchesAtan2() {
+        func exact(_ gy: Float, _ gx: Float) -> Int {
+            var a = atan2(gy, gx) * (180 / Float.pi)
+            if a < 0 { a += 180 }
+            return min(179, Int(a))
+        }
+        var pairs: [(Float, Float)] = [(0, 0), (-0.0, 1), (-0.0, -1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, 1), (1, -1),
+                                       (-1, -1), (1e-30, 1), (1, 1e-30), (3e38, 1), (-Float.leastNonzeroMagnitude, -1)]
+        for deg in 0..<360 {
+            let a = Double(deg) * .pi / 180
+            for scale in [1.0, 0.01, 1e-20] { pairs.append((Float(sin(a) * scale), Float(cos(a) * scale))) }
+        }
+        var state: UInt64 = 11
+        for i in 0..<300_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let gx = Float(Int(state >> 44) - (1 << 19)) / Float(1 << (i % 20))
+            let gy = Float(Int(state >> 20 & 0xF_FFFF) - (1 << 19)) / Float(1 << (i % 7))
+            pairs.append((gy, gx))
+        }
+        let mismatches = pairs.filter { orientationBin($0.0, $0.1) != exact($0.0, $0.1) }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
+    @Test func orientationHistogramMatchesReference() {
+        let plane = gaussianBlur(LineProfileReferenceTests.ruledPlane(width: 131, height: 89), sigma: 1)
+        for threshold: Float in [0, 0.005, 0.05] {
+            let got = orientationHistogram(plane, minMagnitude: threshold)
+            let want = Self.referenceHistogram(plane, minMagnitude: threshold)
+            #expect(got.elementsEqual(want) { $0.bitPattern == $1.bitPattern }, "threshold \(threshold)")
+        }
+    }
+
     @Test func downsampleMatchesReference() {
         for (w, h) in [(1, 1), (7, 5), (203, 117), (64, 3)] {
             let plane = KernelReferenceTests.noisePlane(width: w, height: h, seed: UInt64(w * h))
@@ -151,5 +185,27 @@ struct GridResampleReferenceTests {
             }
         }
         return out
+    }
+
+    static func referenceHistogram(_ plane: Plane, minMagnitude: Float) -> [Double] {
+        var hist = [Double](repeating: 0, count: 180)
+        let w = plane.width, h = plane.height
+        guard w >= 3, h >= 3 else { return hist }
+        let minSq = minMagnitude * minMagnitude
+        plane.data.withUnsafeBufferPointer { d in
+            for y in 1..<(h - 1) {
+                let c = d.baseAddress! + y * w
+                for x in 1..<(w - 1) {
+                    let gx = (c[x + 1] - c[x - 1]) * 0.5, gy = (c[x + w] - c[x - w]) * 0.5
+                    let m2 = gx * gx + gy * gy
+                    if m2 < minSq { continue }
+                    var a = atan2(gy, gx) * (180 / Float.pi)
+                    if a < 0 { a += 180 }
+                    let bin = min(179, Int(a))
+                    hist[bin] += Double(m2.squareRoot())
+                }
+            }
+        }
+        return hist
     }
 }
