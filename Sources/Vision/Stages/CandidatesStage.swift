@@ -61,15 +61,18 @@ struct CandidatesStage: Stage {
                 found[i].y = c.y
             }
         }
+        // Smoothed log luminance and its boundary threshold, for the boundary tests.
+        let edgeMap: (Plane, Float)? = config.minEdgeCoverage > 0 ? {
+            let smoothLog = gaussianBlur(logFlat, sigma: 1)
+            return (smoothLog, Float(config.edgeThresholdNoise) * gradientNoise(smoothLog))
+        }() : nil
         let s = Double(frame.scale), shift = (s - 1) / 2
         if config.voteCentres {
             // On the full-resolution image: a working pixel is a sizeable part of a small cell.
             // Candidates with hardly any boundary around them (noise, line leftovers: most of
             // the DoG peaks) cannot pass the boundary test below wherever their centre moves,
             // so they are dropped here instead of costing a vote each.
-            if config.minEdgeCoverage > 0 {
-                let smoothLog = gaussianBlur(logFlat, sigma: 1)
-                let threshold = Float(config.edgeThresholdNoise) * gradientNoise(smoothLog)
+            if let (smoothLog, threshold) = edgeMap {
                 let floor = 0.5 * config.minEdgeCoverage
                 found = found.filter { c in
                     radialEdgeCoverage(smoothLog, x: c.x, y: c.y, r: c.r, threshold: threshold).coverage >= floor
@@ -94,9 +97,7 @@ struct CandidatesStage: Stage {
         }
         // Boundary evidence: a cell's rim faces its centre all the way round; line leftovers,
         // crossings and specks do not.
-        if config.minEdgeCoverage > 0 {
-            let smoothLog = gaussianBlur(logFlat, sigma: 1)
-            let threshold = Float(config.edgeThresholdNoise) * gradientNoise(smoothLog)
+        if let (smoothLog, threshold) = edgeMap {
             let normals = (frame.grid?.angles ?? []).map { $0 + .pi / 2 }
             found = found.filter { c in
                 let e = radialEdgeCoverage(smoothLog, x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: normals)
