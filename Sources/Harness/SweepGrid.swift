@@ -22,7 +22,8 @@ public struct SweepAxis: Sendable, Equatable {
 
     /// Parses "KEY=START:STOP:STEP" (STEP > 0, START <= STOP; values are START + i*STEP,
     /// computed by multiplication so no rounding error accumulates, with STOP included when
-    /// it lies within 1e-9 STEP of the grid) or "KEY=V1,V2,..." (explicit values).
+    /// it lies within 1e-9 STEP of the grid) or "KEY=V1,V2,..." (explicit values; `false` and
+    /// `true` stand for 0 and 1, the values of a switch).
     public static func parse(_ text: String) throws(SweepInputError) -> SweepAxis {
         guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
             throw SweepInputError("\"\(text)\": expected KEY=START:STOP:STEP or KEY=V1,V2,...")
@@ -30,6 +31,12 @@ public struct SweepAxis: Sendable, Equatable {
         let key = String(text[..<eq])
         let spec = String(text[text.index(after: eq)...])
         func number(_ s: Substring, _ what: String) throws(SweepInputError) -> Double {
+            // A switch (a flag key) is swept as false,true: 0 and 1 on the axis.
+            switch s.trimmingCharacters(in: .whitespaces) {
+            case "false": return 0
+            case "true": return 1
+            default: break
+            }
             guard let v = Double(s.trimmingCharacters(in: .whitespaces)), v.isFinite else {
                 throw SweepInputError("\"\(text)\": \(what) \"\(s)\" is not a finite number")
             }
@@ -74,8 +81,12 @@ public func sweepSettings(base: PipelineConfig, axes: [SweepAxis], maxSettings: 
         guard let current = baseObject[axis.key] else {
             throw SweepInputError("unknown config key \"\(axis.key)\" (keys: \(baseObject.keys.joined(separator: ", ")))")
         }
-        guard current.number != nil, !(current == .bool(true) || current == .bool(false)) else {
-            throw SweepInputError("config key \"\(axis.key)\" is not numeric and cannot be swept")
+        let isSwitch = current == .bool(true) || current == .bool(false)
+        guard current.number != nil || isSwitch else {
+            throw SweepInputError("config key \"\(axis.key)\" is neither a number nor a switch and cannot be swept")
+        }
+        if isSwitch, let bad = axis.values.first(where: { $0 != 0 && $0 != 1 }) {
+            throw SweepInputError("config key \"\(axis.key)\" is a switch: values false,true (or 0,1), got \(formatGateNumber(bad))")
         }
         guard seen.insert(axis.key).inserted else { throw SweepInputError("config key \"\(axis.key)\" is swept twice") }
     }
@@ -90,7 +101,9 @@ public func sweepSettings(base: PipelineConfig, axes: [SweepAxis], maxSettings: 
         var values: [(key: String, value: Double)] = []
         for (a, axis) in axes.enumerated() {
             let v = axis.values[odometer[a]]
-            if case .int = baseObject[axis.key] {
+            if case .bool = baseObject[axis.key] {
+                object.set(axis.key, .bool(v == 1))
+            } else if case .int = baseObject[axis.key] {
                 guard v == v.rounded(), v.magnitude < 1e15 else {
                     throw SweepInputError("config key \"\(axis.key)\" takes integers, got \(formatGateNumber(v))")
                 }

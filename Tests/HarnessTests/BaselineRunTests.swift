@@ -191,7 +191,10 @@ import Vision
                                       "minScore=2.5 nmsIoU=0.4", "minScore=3 nmsIoU=0.2", "minScore=3 nmsIoU=0.4"])
         #expect(grid[3].config.nmsIoU == 0.4 && grid[3].config.minScore == 2.5)
         #expect(throws: SweepInputError.self) { try sweepSettings(base: PipelineConfig(), axes: [SweepAxis.parse("noSuchKey=1:2:1")]) }
-        #expect(throws: SweepInputError.self) { try sweepSettings(base: PipelineConfig(), axes: [SweepAxis.parse("gridEnabled=0,1")]) }
+        let switches = try sweepSettings(base: PipelineConfig(), axes: [SweepAxis.parse("detectHoles=false,true")])
+        #expect(switches.map(\.config.detectHoles) == [false, true])
+        #expect(throws: SweepInputError.self) { try sweepSettings(base: PipelineConfig(), axes: [SweepAxis.parse("gridEnabled=0,0.5")]) }
+        #expect(throws: SweepInputError.self) { try sweepSettings(base: PipelineConfig(), axes: [SweepAxis.parse("detector=1,2")]) }
         #expect(throws: SweepInputError.self) { try sweepSettings(base: PipelineConfig(), axes: [SweepAxis.parse("scaleLevels=2.5,3")]) }
         #expect(throws: SweepInputError.self) { try sweepSettings(base: PipelineConfig(), axes: [SweepAxis.parse("nmsIoU=0:2:1")]) }
         #expect(throws: SweepInputError.self) {
