@@ -61,20 +61,21 @@ private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathCom
 
 @Suite("Goldens", .serialized)
 struct GoldensTests {
-    /// Regression floor a little below the level measured when this was written (P 0.963,
-    /// R 0.875, live/dead 1.00, 4 detections on the one blank control). The acceptance
-    /// targets (P >= 0.95, R >= 0.93, blanks 0) are NOT met yet; see `acceptanceTargets`.
+    /// Regression floor a little below the level measured when this was written (P 0.966,
+    /// R 0.922, live/dead 1.00, no detection on either blank control). Of the issue's
+    /// acceptance targets (P >= 0.95, R >= 0.93, blanks 0) recall is not met yet; see
+    /// `acceptanceTargets`.
     @Test func goldensRegressionFloor() throws {
         let score = try GoldenScore.measure(root: repositoryRoot)
         print("Goldens: P \(score.precision) R \(score.recall) class \(score.classAccuracy) blank detections \(score.blankDetections)/\(score.blanks)")
-        #expect(score.blanks >= 1)
-        #expect(score.precision >= 0.94)
-        #expect(score.recall >= 0.86)
-        #expect(score.classAccuracy >= 0.97)
-        #expect(score.blankDetections <= 6)
+        #expect(score.blanks >= 2)
+        #expect(score.precision >= 0.96)
+        #expect(score.recall >= 0.91)
+        #expect(score.classAccuracy >= 0.98)
+        #expect(score.blankDetections == 0)
     }
 
-    @Test(.disabled("acceptance targets not reached yet: measured P 0.963, R 0.875, 4 blank detections"))
+    @Test(.disabled("acceptance recall not reached yet: measured P 0.966, R 0.922 (target 0.93), blanks 0"))
     func acceptanceTargets() throws {
         let score = try GoldenScore.measure(root: repositoryRoot)
         #expect(score.precision >= 0.95)
