@@ -70,6 +70,12 @@ public struct PipelineConfig: Sendable, Equatable {
     public var lineRemovalLengthDiameters: Double = 4
     /// Also remove straight structures at 0/45/90/135 degrees (fibres), not only along the grid.
     public var removeFibres: Bool = true
+    /// Where ruling lines cross, subtract both lines' contrast in full (`removeLines`): right
+    /// when light passes through both lines (absorptions multiply), as in real chambers seen
+    /// in transmitted light. Off (default): subtract between the larger line and both,
+    /// whichever the observed contrast supports, which also clears crossings of lines drawn
+    /// over each other (renderings, some optics) instead of leaving a cell-sized dip.
+    public var additiveCrossings: Bool = false
 
     // MARK: candidates
     /// Scale levels of the DoG stack spanning the radius range.

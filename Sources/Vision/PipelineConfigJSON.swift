@@ -42,6 +42,7 @@ enum ConfigKey {
             .number("gridSpacingUm", \.gridSpacingUm, 1...3000),
             .number("lineRemovalLengthDiameters", \.lineRemovalLengthDiameters, 0...100),
             .flag("removeFibres", \.removeFibres),
+            .flag("additiveCrossings", \.additiveCrossings),
             .integer("scaleLevels", \.scaleLevels, 2...64),
             .number("minScore", \.minScore, 0...1e6),
             .number("minContrast", \.minContrast, 0...100),

@@ -18,9 +18,9 @@ public struct BlobDetectorSettings: Sendable, Equatable {
     public var splitElongated: Bool
     public var maxSplitRatio: Double
     /// Also report holes (local minima of the DoG) as candidates where `holeSupport` (same
-    /// size as the plane: the removed line strength) is at least a quarter of `minContrast`:
-    /// a dip in a line-free contrast map is a cell only where a line was removed; elsewhere
-    /// it is noise (and costs a boundary test each).
+    /// size as the plane: the strength of the removed line, `separateLines`) is at least a
+    /// quarter of `minContrast`: a dip in a line-free contrast map is a cell only where a line
+    /// was removed; elsewhere it is noise (and costs a boundary test each).
     public var holes: Bool
     public init(minRadius: Double, maxRadius: Double, levels: Int = 8, minScore: Double = 6,
                 minContrast: Double = 0, maxEdgeRatio: Double = 6, splitElongated: Bool = false,

@@ -36,7 +36,7 @@ struct CandidatesStage: Stage {
         let contrast = gaussianBlur(logFlat.map { abs($0) }, sigma: max(0.5, config.contrastSmoothingRadii * minR))
         let length = Int((config.lineRemovalLengthDiameters * 2 * maxR).rounded()) | 1
         let separated = separateLines(contrast, angles: lineRemovalAngles(grid: frame.grid, fibres: config.removeFibres),
-                                      length: length)
+                                      length: length, additiveCrossings: config.additiveCrossings)
         let cleaned = saturate(separated.cells, cap: config.contrastCap)
         var found: [Candidate]
         switch config.detector {
