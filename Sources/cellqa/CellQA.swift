@@ -5,7 +5,7 @@ struct CellQA: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cellqa",
         abstract: "Check automated hemocytometer cell counters: count cells, measure accuracy, gate CI.",
-        discussion: "Exit codes: 0 success, 1 problems found or a gate failed, 2 usage or input error.",
+        discussion: "Exit codes: 0 success, 1 problems found or a gate failed, 2 usage or input error, 130/143 interrupted by SIGINT/SIGTERM (run, compare; see cellqa help run).",
         version: CellQAVersion.string,
         subcommands: [
             ValidateCommand.self,

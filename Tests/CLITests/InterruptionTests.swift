@@ -126,6 +126,24 @@ final class RunningCellQA {
         #expect(try Data(contentsOf: out.appendingPathComponent("report.json")) == previous)
     }
 
+    @Test func compareStopsOnSigintWithoutWritingAComparison() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let data = try Self.makeDataset(in: dir, count: 4)
+        let config = try CellQABinary.run(["config", "--print-defaults"])
+        try dir.write("config.json", config.stdout)
+        let configPath = dir.url.appendingPathComponent("config.json").path
+        let out = dir.url.appendingPathComponent("compare")
+        let child = try RunningCellQA(["compare", configPath, configPath, "--dataset", data.path, "--out", out.path,
+                                       "--jobs", "1", "--repeat", "10"])
+        #expect(child.waitForStderr("1/4"))
+        child.signal(SIGINT)
+        let result = child.finish()
+        #expect(result.status == 130, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.contains("interrupted by SIGINT; no comparison written"))
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
     @Test func fixtureTimeLimitErrorsTheFixtureAndTheRunGoesOn() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
