@@ -13,7 +13,8 @@ public final class InterruptTrap: @unchecked Sendable {
     // @unchecked: `sources` is written only in init and read in `remove`, both on the owner's
     // thread; the handlers touch only `received` (atomic) and Sendable captures.
     private var sources: [any DispatchSourceSignal] = []
-    private let signals: [Int32]
+    /// Each signal's disposition before the trap, restored by `remove`.
+    private var previous: [(Int32, __sighandler_t?)] = []
 
     /// Signals received so far, shared with the handlers.
     private final class Counter: Sendable {
@@ -27,13 +28,12 @@ public final class InterruptTrap: @unchecked Sendable {
     ///     user that a partial report is being written).
     public init(cancellation: RunCancellation, signals: [Int32] = [SIGINT, SIGTERM],
                 notice: @escaping @Sendable (RunInterruption) -> Void = { _ in }) {
-        self.signals = signals
         let received = Counter()
         let queue = DispatchQueue(label: "cellqa.interrupt-trap")
         for number in signals {
             // Ignore first: between this call and the source's registration a signal would
             // otherwise take the default action (terminate).
-            signal(number, SIG_IGN)
+            previous.append((number, signal(number, SIG_IGN)))
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             // The handler holds its source until `cancel` (Dispatch then releases handlers).
             source.setEventHandler {
@@ -51,11 +51,12 @@ public final class InterruptTrap: @unchecked Sendable {
         }
     }
 
-    /// Stops trapping: the signals get their default action back.
+    /// Stops trapping: the signals get their previous disposition back.
     public func remove() {
         for source in sources { source.cancel() }
         sources.removeAll()
-        for number in signals { signal(number, SIG_DFL) }
+        for (number, handler) in previous { signal(number, handler) }
+        previous.removeAll()
     }
 
     deinit {
