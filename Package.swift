@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "VisionTests", dependencies: ["Vision", "Imaging", "Synth", "Fixtures"]),
         .testTarget(name: "SynthTests", dependencies: ["Synth", "Imaging", "Fixtures"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "Fixtures", "Vision", "JSON", "Imaging"]),
-        .testTarget(name: "CLITests", dependencies: ["cellqa", "Imaging"]),
+        .testTarget(name: "CLITests", dependencies: ["cellqa", "Imaging", "JSON", "Harness"]),
         .testTarget(name: "HostileInputTests", dependencies: ["Imaging", "JSON", "Fixtures", "Vision", "Harness"]),
     ],
     swiftLanguageModes: [.v6]

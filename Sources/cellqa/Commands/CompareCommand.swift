@@ -9,16 +9,16 @@ struct CompareCommand: ParsableCommand {
         commandName: "compare",
         abstract: "Compare algorithm versions: stored report.json files and/or pipeline configs, each against the first.",
         discussion: """
-            Each VERSION is a report.json written by cellqa run (it has "schemaVersion": nothing is \\
-            re-run) or a pipeline config JSON (run on --dataset; all configs run in this one \\
+            Each VERSION is a report.json written by cellqa run (it has "schemaVersion": nothing is \
+            re-run) or a pipeline config JSON (run on --dataset; all configs run in this one \
             process, interleaved fixture by fixture, so machine noise hits every version alike).
 
-            For each version against the first: micro precision, recall, F1, count error, \\
-            live/dead accuracy and blank detections with the difference, its 95% paired \\
-            bootstrap interval over fixtures and a verdict (tolerances from the acceptance file's \\
-            "baseline" section); per-stage timings with the median ratio, Mann-Whitney p and a \\
-            verdict (timings of reports from different machines are not compared unless \\
-            --compare-timings); per-tag rows; per-fixture wins/losses/ties on F1 and count error \\
+            For each version against the first: micro precision, recall, F1, count error, \
+            live/dead accuracy and blank detections with the difference, its 95% paired \
+            bootstrap interval over fixtures and a verdict (tolerances from the acceptance file's \
+            "baseline" section); per-stage timings with the median ratio, Mann-Whitney p and a \
+            verdict (timings of reports from different machines are not compared unless \
+            --compare-timings); per-tag rows; per-fixture wins/losses/ties on F1 and count error \
             with the most changed fixtures first, and an exact sign test.
 
             Writes compare.json and compare.md to --out.
@@ -31,7 +31,7 @@ struct CompareCommand: ParsableCommand {
 
             Exit codes:
               0  no version regressed against the first
-              2  usage or input error (unreadable file, reports of different datasets without \\
+              2  usage or input error (unreadable file, reports of different datasets without \
             --allow-dataset-change, unreadable dataset)
               3  a version regressed against the first
               4  only improvements, with --fail-on-improvement

@@ -8,20 +8,19 @@ struct SweepCommand: ParsableCommand {
         commandName: "sweep",
         abstract: "Run the pipeline across parameter values and report precision/recall/F1/count error per setting.",
         discussion: """
-            Each PARAM is a pipeline config key (see cellqa config --print-defaults; the config \\
-            is flat, so keys have no dots) with START:STOP:STEP or an explicit list V1,V2,...; \\
-            several PARAMs sweep every combination (at most --max-settings). Values are checked \\
-            by the config's own ranges.
+            Each PARAM is a pipeline config key (see cellqa config --print-defaults; the config \
+            is flat, so keys have no dots) with START:STOP:STEP or an explicit list V1,V2,...; \
+            a switch sweeps as KEY=false,true. Several PARAMs sweep every combination (at most \
+            --max-settings). Values are checked by the config's own ranges.
 
-            Work is reused: each image is decoded once per fixture for all settings; when every \\
-            swept key is read only by the classify, nms or count stages (hueMinDeg, hueMaxDeg, \\
-            minDeadSaturation, deadDarkContrast, refractileContrast, nmsIoU, madCut, dilution, \\
-            overcrowdedPerSquare, sparsePerSquare), the earlier stages run once per fixture and \\
-            each setting resumes from the saved frame (exact). Other keys, minScore among them, \\
-            re-run the pipeline per setting: the detector's duplicate removal orders peaks by \\
+            Work is reused: each image is decoded once per fixture for all settings; when every \
+            swept key is read only by the classify, nms or count stages \
+            (\(sweepResumeStage.keys.sorted().joined(separator: ", "))), the earlier stages run \
+            once per fixture and each setting resumes from the saved frame (exact). Other keys, minScore among them, \
+            re-run the pipeline per setting: the detector's duplicate removal orders peaks by \
             response, not score, so a score threshold is not a pure post-filter.
 
-            Writes sweep.csv, sweep.json and sweep.md (per-setting table, precision-recall \\
+            Writes sweep.csv, sweep.json and sweep.md (per-setting table, precision-recall \
             curve, best-F1 setting) to --out.
 
             Exit codes: 0 done, 2 usage or input error.
