@@ -62,37 +62,6 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupp
     // Gaussian stack, blurred incrementally (variances add); each DoG level is formed in place
     // of the finer blur once the next one exists, so only two blurs are alive at a time.
     let norm = Float(1 / (ratio - 1))
-    var dogs: [Plane] = []
-    dogs.reserveCapacity(dogCount)
-    // Level 0, the speck detector, sits a factor `belowRange` under the smallest radius rather
-    // than one step: a faint small cell then still grows from it, while debris specks (well
-    // under the range) peak there and are dropped.
-    let belowRange = 1.6
-    var level0 = gaussianBlur(plane, sigma: settings.minRadius / belowRange / 2.0.squareRoot() / ratio.squareRoot())
-    let level0Upper = gaussianBlur(plane, sigma: settings.minRadius / belowRange / 2.0.squareRoot() * ratio.squareRoot())
-    level0Upper.data.withUnsafeBufferPointer { b in
-        level0.data.withUnsafeMutableBufferPointer { o in
-            for k in 0..<o.count { o[k] = (o[k] - b[k]) * norm }
-        }
-    }
-    dogs.append(level0)
-    var previous = gaussianBlur(plane, sigma: radius(0.5) / 2.0.squareRoot())
-    var previousSigma = radius(0.5) / 2.0.squareRoot()
-    for i in 2...dogCount {
-        let sigma = radius(Double(i) - 0.5) / 2.0.squareRoot()
-        let next = gaussianBlur(previous, sigma: max(0, sigma * sigma - previousSigma * previousSigma).squareRoot())
-        next.data.withUnsafeBufferPointer { b in
-            previous.data.withUnsafeMutableBufferPointer { o in
-                for k in 0..<o.count { o[k] = (o[k] - b[k]) * norm }
-            }
-        }
-        dogs.append(previous)
-        previous = next
-        previousSigma = sigma
-    }
-    var scratch: [Float] = []
-    scratch.reserveCapacity(w * h / 7 + 1)
-    let noise = dogs.map { max(1e-6, robustNoise($0, stride: 13, scratch: &scratch)) }
     let edgeLimit = Float((settings.maxEdgeRatio + 1) * (settings.maxEdgeRatio + 1) / settings.maxEdgeRatio)
     let splitLimit = Float((settings.maxSplitRatio + 1) * (settings.maxSplitRatio + 1) / settings.maxSplitRatio)
     // Peaks: spatial maxima of a level that still grow from the level below (objects smaller
@@ -106,12 +75,12 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupp
     // A quarter of the contrast floor: some line was removed here, not just noise (a cell's
     // own edge blurs the line estimate down beside it).
     let minSupport = Float(0.25 * settings.minContrast)
-    for sign: Float in (settings.holes && !support.isEmpty ? [1, -1] : [1]) {
-        for j in 1...(levels + 1) {
-            let threshold = Float(settings.minScore) * noise[j]
-            dogs[j].data.withUnsafeBufferPointer { d in
-                dogs[j - 1].data.withUnsafeBufferPointer { below in
-                    dogs[j + 1].data.withUnsafeBufferPointer { above in
+    func scan(level j: Int, below belowPlane: Plane, at plane: Plane, above abovePlane: Plane, noise noiseJ: Float) {
+        let threshold = Float(settings.minScore) * noiseJ
+        for sign: Float in (settings.holes && !support.isEmpty ? [1, -1] : [1]) {
+            plane.data.withUnsafeBufferPointer { d in
+                belowPlane.data.withUnsafeBufferPointer { below in
+                    abovePlane.data.withUnsafeBufferPointer { above in
                         for y in 1..<(h - 1) {
                             let row = y * w
                             for x in 1..<(w - 1) {
@@ -155,7 +124,7 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupp
                                         peaks.append((Candidate(x: Double(x) + side * offset * Double(ex / norm2),
                                                                 y: Double(y) + side * offset * Double(ey / norm2),
                                                                 r: max(0.65 * rBlob, settings.minRadius),
-                                                                score: Double(v / noise[j]),
+                                                                score: Double(v / noiseJ),
                                                                 contrast: Double(v)), v * 0.9))
                                     }
                                     continue
@@ -168,13 +137,56 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupp
                                 let os = (den < 0 && c <= v) ? max(j == 1 ? 0 : -0.5, min(0.5, 0.5 * (a - c) / den)) : 0
                                 peaks.append((Candidate(x: Double(x) + Double(ox), y: Double(y) + Double(oy),
                                                         r: radius(Double(j) + Double(os)) / ringScale,
-                                                        score: Double(v / noise[j]), contrast: Double(v)), v))
+                                                        score: Double(v / noiseJ), contrast: Double(v)), v))
                             }
                         }
                     }
                 }
             }
         }
+    }
+    // Levels are scanned as they are formed, so only three (a level and its neighbours) and
+    // two blurs are alive at a time: on a 12-megapixel image the full stack would hold a dozen
+    // working-size planes.
+    var scratch: [Float] = []
+    scratch.reserveCapacity(w * h / 7 + 1)
+    var window: [(plane: Plane, noise: Float)] = []
+    func push(_ level: Plane) {
+        window.append((level, max(1e-6, robustNoise(level, stride: 13, scratch: &scratch))))
+        if window.count > 3 { window.removeFirst() }
+        // The newest level is j + 1 for level j = the middle one.
+        let j = levelsFormed - 1
+        levelsFormed += 1
+        if window.count == 3, j >= 1, j <= levels + 1 {
+            scan(level: j, below: window[0].plane, at: window[1].plane, above: window[2].plane, noise: window[1].noise)
+        }
+    }
+    var levelsFormed = 0
+    // Level 0, the speck detector, sits a factor `belowRange` under the smallest radius rather
+    // than one step: a faint small cell then still grows from it, while debris specks (well
+    // under the range) peak there and are dropped.
+    let belowRange = 1.6
+    var level0 = gaussianBlur(plane, sigma: settings.minRadius / belowRange / 2.0.squareRoot() / ratio.squareRoot())
+    let level0Upper = gaussianBlur(plane, sigma: settings.minRadius / belowRange / 2.0.squareRoot() * ratio.squareRoot())
+    level0Upper.data.withUnsafeBufferPointer { b in
+        level0.data.withUnsafeMutableBufferPointer { o in
+            for k in 0..<o.count { o[k] = (o[k] - b[k]) * norm }
+        }
+    }
+    push(level0)
+    var previous = gaussianBlur(plane, sigma: radius(0.5) / 2.0.squareRoot())
+    var previousSigma = radius(0.5) / 2.0.squareRoot()
+    for i in 2...dogCount {
+        let sigma = radius(Double(i) - 0.5) / 2.0.squareRoot()
+        let next = gaussianBlur(previous, sigma: max(0, sigma * sigma - previousSigma * previousSigma).squareRoot())
+        next.data.withUnsafeBufferPointer { b in
+            previous.data.withUnsafeMutableBufferPointer { o in
+                for k in 0..<o.count { o[k] = (o[k] - b[k]) * norm }
+            }
+        }
+        push(previous)
+        previous = next
+        previousSigma = sigma
     }
     // One object answers on several levels near the same centre: keep the strongest
     // scale-normalised response (its natural scale) and drop weaker peaks whose centre lies
