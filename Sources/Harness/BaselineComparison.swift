@@ -115,7 +115,10 @@ public struct BaselineMismatchError: Error, Sendable, CustomStringConvertible {
 /// `policy.timingClock`, relative to its fixture's baseline median (`compareStageTimings`).
 /// A change of the median ratio below the noise floor (or of the median below the noise floor
 /// in milliseconds) is unchanged; regressed = ratio > 1 +
-/// tolerance AND Mann-Whitney p < alpha; improved = ratio < 1 - tolerance AND p < alpha.
+/// tolerance AND Mann-Whitney p < alpha / (number of stages); improved symmetrically. The
+/// division (Bonferroni) makes alpha the chance of any false verdict in a whole comparison,
+/// not per stage: with nine stages at 0.01 each, one identical re-run in eleven would
+/// otherwise show a "regression".
 /// - Throws: `BaselineMismatchError` when the dataset content hashes differ and
 ///   `allowDatasetChange` is false.
 public func compareWithBaseline(_ baseline: RunSnapshot, _ current: RunSnapshot, policy: BaselinePolicy,
@@ -168,8 +171,11 @@ public func compareWithBaseline(_ baseline: RunSnapshot, _ current: RunSnapshot,
     var stages: [StageComparison] = []
     var names = baseline.stageNames
     for n in current.stageNames where !names.contains(n) { names.append(n) }
+    // One test per stage: Bonferroni keeps the run's family-wise false-alarm rate at alpha.
+    let alpha = policy.timingAlpha / Double(max(1, names.count))
     for stage in names {
-        stages.append(compareStageTimings(stage: stage, baseline: a, current: b, policy: policy, judged: timed, note: note))
+        stages.append(compareStageTimings(stage: stage, baseline: a, current: b, policy: policy, alpha: alpha,
+                                          judged: timed, note: note))
     }
     return BaselineComparison(baselineSource: baseline.source, baselineConfigHash: baseline.configHash,
                               currentConfigHash: current.configHash, pairedFixtures: a.count, unpairedFixtures: unpaired,
@@ -235,8 +241,12 @@ func compareMetric(_ metric: ComparedMetric, scope: String, _ a: [FixtureRecord]
 /// run's on its slowdown. The ratio is median(current relative) / median(baseline relative),
 /// and the Mann-Whitney test compares the two relative samples. The raw medians (ms) are
 /// reported beside them.
+///
+/// - Parameter alpha: significance level of this one test; `compareWithBaseline` passes the
+///   policy's alpha divided by the number of stages tested (Bonferroni), so that the chance of
+///   any false "regressed" over a whole run stays at the policy's alpha.
 func compareStageTimings(stage: String, baseline a: [FixtureRecord], current b: [FixtureRecord], policy: BaselinePolicy,
-                         judged: Bool, note: String) -> StageComparison {
+                         alpha: Double, judged: Bool, note: String) -> StageComparison {
     let clock = policy.timingClock
     var rawX: [Double] = [], rawY: [Double] = []
     var relX: [Double] = [], relY: [Double] = []
@@ -277,15 +287,15 @@ func compareStageTimings(stage: String, baseline a: [FixtureRecord], current b: 
     } else if (my - mx).magnitude < policy.timingNoiseFloorMs {
         result.verdict = .unchanged
         result.detail = text + ", median moved less than the \(formatGateNumber(policy.timingNoiseFloorMs)) ms noise floor"
-    } else if change > policy.timingTolerance && p < policy.timingAlpha {
+    } else if change > policy.timingTolerance && p < alpha {
         result.verdict = .regressed
-        result.detail = text + ", slower than the \(Show.percent(policy.timingTolerance)) tolerance and significant at \(formatGateNumber(policy.timingAlpha))"
-    } else if change < -policy.timingTolerance && p < policy.timingAlpha {
+        result.detail = text + ", slower than the \(Show.percent(policy.timingTolerance)) tolerance and significant at \(formatGateNumber(alpha))"
+    } else if change < -policy.timingTolerance && p < alpha {
         result.verdict = .improved
         result.detail = text + ", faster beyond the \(Show.percent(policy.timingTolerance)) tolerance and significant"
     } else {
         result.verdict = .unchanged
-        result.detail = text + (change.magnitude <= policy.timingTolerance ? ", within the \(Show.percent(policy.timingTolerance)) tolerance" : ", not significant at \(formatGateNumber(policy.timingAlpha))")
+        result.detail = text + (change.magnitude <= policy.timingTolerance ? ", within the \(Show.percent(policy.timingTolerance)) tolerance" : ", not significant at \(formatGateNumber(alpha))")
     }
     return result
 }
