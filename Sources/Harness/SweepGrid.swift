@@ -31,13 +31,11 @@ public struct SweepAxis: Sendable, Equatable {
         let key = String(text[..<eq])
         let spec = String(text[text.index(after: eq)...])
         func number(_ s: Substring, _ what: String) throws(SweepInputError) -> Double {
+            let token = s.trimmingCharacters(in: .whitespaces)
             // A switch (a flag key) is swept as false,true: 0 and 1 on the axis.
-            switch s.trimmingCharacters(in: .whitespaces) {
-            case "false": return 0
-            case "true": return 1
-            default: break
-            }
-            guard let v = Double(s.trimmingCharacters(in: .whitespaces)), v.isFinite else {
+            if token == "false" { return 0 }
+            if token == "true" { return 1 }
+            guard let v = Double(token), v.isFinite else {
                 throw SweepInputError("\"\(text)\": \(what) \"\(s)\" is not a finite number")
             }
             return v

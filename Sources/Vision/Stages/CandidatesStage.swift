@@ -5,9 +5,11 @@ import Foundation
 /// domain absorptions multiply into sums, which is what lets `removeLines` take crossing grid
 /// lines apart.
 ///
-/// - Parameter sigma: smoothing sigma, pixels.
-public func logContrast(flat: Plane, sigma: Double) -> Plane {
-    gaussianBlur(logPlane(flat).map { abs($0) }, sigma: sigma)
+/// - Parameters:
+///   - logFlat: log of the flattened luminance (`logPlane`), which the boundary tests reuse.
+///   - sigma: smoothing sigma, pixels.
+public func logContrast(logFlat: Plane, sigma: Double) -> Plane {
+    gaussianBlur(logFlat.map { abs($0) }, sigma: sigma)
 }
 
 /// Natural log of every sample, floored at 1e-4.
@@ -33,7 +35,7 @@ struct CandidatesStage: Stage {
         guard frame.flat.width >= 3, frame.flat.height >= 3 else { return }
         let minR = max(0.5, frame.minRadius), maxR = max(minR, frame.maxRadius)
         let logFlat = logPlane(frame.flat)
-        let contrast = gaussianBlur(logFlat.map { abs($0) }, sigma: max(0.5, config.contrastSmoothingRadii * minR))
+        let contrast = logContrast(logFlat: logFlat, sigma: max(0.5, config.contrastSmoothingRadii * minR))
         let length = Int((config.lineRemovalLengthDiameters * 2 * maxR).rounded()) | 1
         let separated = separateLines(contrast, angles: lineRemovalAngles(grid: frame.grid, fibres: config.removeFibres),
                                       length: length, additiveCrossings: config.additiveCrossings)
