@@ -1,0 +1,27 @@
+import Foundation
+
+/// Absolute log contrast |log flat|, smoothed: clear live cells (bright centre, dark rim) and
+/// dark dead cells both light up as filled discs; flat background stays near 0. In the log
+/// domain absorptions multiply into sums, which is what lets `removeLines` take crossing grid
+/// lines apart.
+///
+/// - Parameters:
+///   - logFlat: log of the flattened luminance (`logPlane`), which the boundary tests reuse.
+///   - sigma: smoothing sigma, pixels.
+public func logContrast(logFlat: Plane, sigma: Double) -> Plane {
+    gaussianBlur(logFlat.map { abs($0) }, sigma: sigma)
+}
+
+/// Natural log of every sample, floored at 1e-4.
+public func logPlane(_ plane: Plane) -> Plane {
+    plane.map { log(max($0, 1e-4)) }
+}
+
+/// Soft saturation `cap * tanh(x / cap)`: stops a tiny refractile highlight from outweighing
+/// the whole cell (which would pull the blob scale below the cell size) and evens out cells
+/// of different contrast. `cap <= 0` returns the input.
+public func saturate(_ plane: Plane, cap: Double) -> Plane {
+    guard cap > 0 else { return plane }
+    let c = Float(cap)
+    return plane.map { c * tanh($0 / c) }
+}
