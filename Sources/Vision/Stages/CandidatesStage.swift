@@ -49,9 +49,14 @@ struct CandidatesStage: Stage {
             // the DoG peaks) cannot pass the boundary test below wherever their centre moves,
             // so they are dropped here instead of costing a vote each.
             if let (smoothLog, threshold) = edgeMap {
-                let floor = 0.5 * config.minEdgeCoverage
+                // Half the coverage a cell needs (its centre may be off), and not mostly a
+                // ruling's edges: a line leftover faces the candidate almost only along the
+                // grid normals (a cell's rim about 22% of its length), wherever it moves.
+                let floor = 0.5 * config.minEdgeCoverage, maxAligned = 0.8
+                let normals = (frame.grid?.angles ?? []).map { $0 + .pi / 2 }
                 found = found.filter { c in
-                    radialEdgeCoverage(smoothLog, x: c.x, y: c.y, r: c.r, threshold: threshold).coverage >= floor
+                    let e = radialEdgeCoverage(smoothLog, x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: normals)
+                    return e.coverage >= floor && e.gridAligned <= maxAligned
                 }
             }
             for i in found.indices {
