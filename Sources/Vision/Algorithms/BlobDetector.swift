@@ -44,6 +44,12 @@ public struct BlobDetectorSettings: Sendable, Equatable {
 /// range one level is searched (rings peak high) and one more serves as its upper neighbour. Radius = sqrt(2) sigma for a filled disc.
 /// - Returns: candidates in the plane's pixel coordinates, sub-pixel refined, unsorted.
 public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Plane? = nil) -> [Candidate] {
+    detectBlobs(plane, settings: settings, holeSupport: holeSupport, exhaustiveScan: false)
+}
+
+/// `detectBlobs`; `exhaustiveScan` puts every pixel through the full peak test, without the
+/// SIMD pre-filter (the plain version the tests compare against).
+func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Plane?, exhaustiveScan: Bool) -> [Candidate] {
     guard plane.width >= 3, plane.height >= 3,
           settings.minRadius > 0, settings.maxRadius >= settings.minRadius else { return [] }
     let w = plane.width, h = plane.height
@@ -81,63 +87,96 @@ public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupp
             plane.data.withUnsafeBufferPointer { d in
                 belowPlane.data.withUnsafeBufferPointer { below in
                     abovePlane.data.withUnsafeBufferPointer { above in
-                        for y in 1..<(h - 1) {
-                            let row = y * w
-                            for x in 1..<(w - 1) {
-                                let i = row + x
-                                let v = sign * d[i]
-                                if v < threshold || v < sign * below[i] { continue }
-                                if sign < 0 && support[i] < minSupport { continue }
-                                // Strict on the previous neighbours, non-strict on the next: one
-                                // peak per plateau.
-                                if v <= sign * d[i - 1] || v < sign * d[i + 1] || v <= sign * d[i - w - 1] || v <= sign * d[i - w]
-                                    || v <= sign * d[i - w + 1] || v < sign * d[i + w - 1] || v < sign * d[i + w]
-                                    || v < sign * d[i + w + 1] { continue }
-                                // Contrast = the DoG response itself (a mean over the blob), not
-                                // the centre sample: a ring-shaped cell has a dark centre.
-                                if Double(v) < settings.minContrast { continue }
-                                let dxx = sign * (d[i + 1] + d[i - 1]) - 2 * v
-                                let dyy = sign * (d[i + w] + d[i - w]) - 2 * v
-                                let dxy = sign * (d[i + w + 1] - d[i + w - 1] - d[i - w + 1] + d[i - w - 1]) * 0.25
-                                let det = dxx * dyy - dxy * dxy
-                                let tr = dxx + dyy
-                                if det <= 0 { continue }
-                                if tr * tr / det >= edgeLimit {
-                                    // Elongated: two touching cells merged into one blob. Split it
-                                    // along its major axis into two half-size candidates (the
-                                    // boundary tests downstream reject a real ridge's halves),
-                                    // no smaller than a cell: a half is tested, and votes, at
-                                    // its radius, and a cell beside a line merges into such a
-                                    // blob with the line's remains.
-                                    guard settings.splitElongated, tr * tr / det < splitLimit else { continue }
-                                    // Major axis = eigenvector of the smaller |curvature|.
-                                    let half = (dxx - dyy) * 0.5
-                                    let root = (half * half + dxy * dxy).squareRoot()
-                                    let l1 = (dxx + dyy) * 0.5 + root   // closer to zero (both negative)
-                                    var ex = dxy, ey = l1 - dxx
-                                    if abs(ex) + abs(ey) < 1e-12 { ex = l1 - dyy; ey = dxy }
-                                    let norm2 = (ex * ex + ey * ey).squareRoot()
-                                    guard norm2 > 0 else { continue }
-                                    let rBlob = radius(Double(j)) / ringScale
-                                    let offset = 0.6 * rBlob
-                                    for side in [-1.0, 1.0] {
-                                        peaks.append((Candidate(x: Double(x) + side * offset * Double(ex / norm2),
-                                                                y: Double(y) + side * offset * Double(ey / norm2),
-                                                                r: max(0.65 * rBlob, settings.minRadius),
-                                                                score: Double(v / noiseJ),
-                                                                contrast: Double(v)), v * 0.9))
-                                    }
-                                    continue
+                        // One pixel, every test in full. `continue` in the scan = `return` here.
+                        @inline(__always) func visit(_ x: Int, _ y: Int, _ i: Int) {
+                            let v = sign * d[i]
+                            if v < threshold || v < sign * below[i] { return }
+                            if sign < 0 && support[i] < minSupport { return }
+                            // Strict on the previous neighbours, non-strict on the next: one
+                            // peak per plateau.
+                            if v <= sign * d[i - 1] || v < sign * d[i + 1] || v <= sign * d[i - w - 1] || v <= sign * d[i - w]
+                                || v <= sign * d[i - w + 1] || v < sign * d[i + w - 1] || v < sign * d[i + w]
+                                || v < sign * d[i + w + 1] { return }
+                            // Contrast = the DoG response itself (a mean over the blob), not
+                            // the centre sample: a ring-shaped cell has a dark centre.
+                            if Double(v) < settings.minContrast { return }
+                            let dxx = sign * (d[i + 1] + d[i - 1]) - 2 * v
+                            let dyy = sign * (d[i + w] + d[i - w]) - 2 * v
+                            let dxy = sign * (d[i + w + 1] - d[i + w - 1] - d[i - w + 1] + d[i - w - 1]) * 0.25
+                            let det = dxx * dyy - dxy * dxy
+                            let tr = dxx + dyy
+                            if det <= 0 { return }
+                            if tr * tr / det >= edgeLimit {
+                                // Elongated: two touching cells merged into one blob. Split it
+                                // along its major axis into two half-size candidates (the
+                                // boundary tests downstream reject a real ridge's halves),
+                                // no smaller than a cell: a half is tested, and votes, at
+                                // its radius, and a cell beside a line merges into such a
+                                // blob with the line's remains.
+                                guard settings.splitElongated, tr * tr / det < splitLimit else { return }
+                                // Major axis = eigenvector of the smaller |curvature|.
+                                let half = (dxx - dyy) * 0.5
+                                let root = (half * half + dxy * dxy).squareRoot()
+                                let l1 = (dxx + dyy) * 0.5 + root   // closer to zero (both negative)
+                                var ex = dxy, ey = l1 - dxx
+                                if abs(ex) + abs(ey) < 1e-12 { ex = l1 - dyy; ey = dxy }
+                                let norm2 = (ex * ex + ey * ey).squareRoot()
+                                guard norm2 > 0 else { return }
+                                let rBlob = radius(Double(j)) / ringScale
+                                let offset = 0.6 * rBlob
+                                for side in [-1.0, 1.0] {
+                                    peaks.append((Candidate(x: Double(x) + side * offset * Double(ex / norm2),
+                                                            y: Double(y) + side * offset * Double(ey / norm2),
+                                                            r: max(0.65 * rBlob, settings.minRadius),
+                                                            score: Double(v / noiseJ),
+                                                            contrast: Double(v)), v * 0.9))
                                 }
-                                let ox = dxx < 0 ? max(-0.5, min(0.5, -sign * (d[i + 1] - d[i - 1]) / (2 * dxx))) : 0
-                                let oy = dyy < 0 ? max(-0.5, min(0.5, -sign * (d[i + w] - d[i - w]) / (2 * dyy))) : 0
-                                let a = sign * below[i], c = sign * above[i]
-                                let den = a - 2 * v + c
-                                // Level 0 is not one step below level 1, so no interpolation towards it.
-                                let os = (den < 0 && c <= v) ? max(j == 1 ? 0 : -0.5, min(0.5, 0.5 * (a - c) / den)) : 0
-                                peaks.append((Candidate(x: Double(x) + Double(ox), y: Double(y) + Double(oy),
-                                                        r: radius(Double(j) + Double(os)) / ringScale,
-                                                        score: Double(v / noiseJ), contrast: Double(v)), v))
+                                return
+                            }
+                            let ox = dxx < 0 ? max(-0.5, min(0.5, -sign * (d[i + 1] - d[i - 1]) / (2 * dxx))) : 0
+                            let oy = dyy < 0 ? max(-0.5, min(0.5, -sign * (d[i + w] - d[i - w]) / (2 * dyy))) : 0
+                            let a = sign * below[i], c = sign * above[i]
+                            let den = a - 2 * v + c
+                            // Level 0 is not one step below level 1, so no interpolation towards it.
+                            let os = (den < 0 && c <= v) ? max(j == 1 ? 0 : -0.5, min(0.5, 0.5 * (a - c) / den)) : 0
+                            peaks.append((Candidate(x: Double(x) + Double(ox), y: Double(y) + Double(oy),
+                                                    r: radius(Double(j) + Double(os)) / ringScale,
+                                                    score: Double(v / noiseJ), contrast: Double(v)), v))
+                        }
+                        // Most pixels fail the first tests (threshold, growth from the level
+                        // below, hole support); eight at a time are ruled out by the same
+                        // comparisons in SIMD, and any group with a survivor goes through `visit`
+                        // pixel by pixel, so the peaks (and their order) are the plain scan's.
+                        // For holes, -d < t is d > -t and -d < -b is d > b exactly (negation is exact).
+                        typealias V = SIMD8<Float>
+                        let tv = V(repeating: sign > 0 ? threshold : -threshold)
+                        let sv = V(repeating: minSupport)
+                        let dp = d.baseAddress!, bp = below.baseAddress!
+                        @inline(__always) func load(_ p: UnsafePointer<Float>) -> V {
+                            UnsafeRawPointer(p).loadUnaligned(as: V.self)
+                        }
+                        support.withUnsafeBufferPointer { sup in
+                            for y in 1..<(h - 1) {
+                                let row = y &* w
+                                var x = 1
+                                while !exhaustiveScan && x &+ 8 <= w &- 1 {
+                                    let i = row &+ x
+                                    let dv = load(dp + i), bv = load(bp + i)
+                                    let ruledOut: SIMDMask<SIMD8<Int32>>
+                                    if sign > 0 {
+                                        ruledOut = (dv .< tv) .| (dv .< bv)
+                                    } else {
+                                        ruledOut = (dv .> tv) .| (dv .> bv) .| (load(sup.baseAddress! + i) .< sv)
+                                    }
+                                    if !all(ruledOut) {
+                                        for lane in 0..<8 where !ruledOut[lane] { visit(x &+ lane, y, i &+ lane) }
+                                    }
+                                    x &+= 8
+                                }
+                                while x < w &- 1 {
+                                    visit(x, y, row &+ x)
+                                    x &+= 1
+                                }
                             }
                         }
                     }
