@@ -143,11 +143,12 @@ func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Pl
                                                     r: radius(Double(j) + Double(os)) / ringScale,
                                                     score: Double(v / noiseJ), contrast: Double(v)), v))
                         }
-                        // Most pixels fail the first tests (threshold, growth from the level
-                        // below, hole support); eight at a time are ruled out by the same
-                        // comparisons in SIMD, and any group with a survivor goes through `visit`
-                        // pixel by pixel, so the peaks (and their order) are the plain scan's.
-                        // For holes, -d < t is d > -t and -d < -b is d > b exactly (negation is exact).
+                        // Nearly every pixel fails the first tests (threshold, growth from the
+                        // level below, hole support, local maximum); eight at a time are ruled
+                        // out by the same comparisons in SIMD, and only the survivors go through
+                        // `visit`, so the peaks (and their order) are the plain scan's. For holes
+                        // the comparisons flip: -d < t is d > -t, -d <= -e is d >= e, exactly
+                        // (negation is exact, and a NaN fails both forms alike).
                         typealias V = SIMD8<Float>
                         let tv = V(repeating: sign > 0 ? threshold : -threshold)
                         let sv = V(repeating: minSupport)
@@ -169,7 +170,23 @@ func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Pl
                                         ruledOut = (dv .> tv) .| (dv .> bv) .| (load(sup.baseAddress! + i) .< sv)
                                     }
                                     if !all(ruledOut) {
-                                        for lane in 0..<8 where !ruledOut[lane] { visit(x &+ lane, y, i &+ lane) }
+                                        // Then the eight neighbours (strict on the previous ones).
+                                        let p = dp + i
+                                        let up = p - w, down = p + w
+                                        var notPeak: SIMDMask<SIMD8<Int32>>
+                                        if sign > 0 {
+                                            notPeak = (dv .<= load(p - 1)) .| (dv .< load(p + 1))
+                                            notPeak .|= (dv .<= load(up - 1)) .| (dv .<= load(up)) .| (dv .<= load(up + 1))
+                                            notPeak .|= (dv .< load(down - 1)) .| (dv .< load(down)) .| (dv .< load(down + 1))
+                                        } else {
+                                            notPeak = (dv .>= load(p - 1)) .| (dv .> load(p + 1))
+                                            notPeak .|= (dv .>= load(up - 1)) .| (dv .>= load(up)) .| (dv .>= load(up + 1))
+                                            notPeak .|= (dv .> load(down - 1)) .| (dv .> load(down)) .| (dv .> load(down + 1))
+                                        }
+                                        let skip = ruledOut .| notPeak
+                                        if !all(skip) {
+                                            for lane in 0..<8 where !skip[lane] { visit(x &+ lane, y, i &+ lane) }
+                                        }
                                     }
                                     x &+= 8
                                 }
