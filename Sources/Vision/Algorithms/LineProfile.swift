@@ -48,6 +48,9 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
     // Columns covered by each sheared row (empty: first > last).
     var firstColumn = [Int](repeating: 1, count: rows), lastColumn = [Int](repeating: 0, count: rows)
     var line = [Float](repeating: 0, count: w)
+    // Sheared rows covering each column: a contiguous range (the first and last covered
+    // columns of row k move monotonically with k), `coveredFrom[m] ... coveredTo[m]`.
+    var coveredFrom = [Int](repeating: rows, count: w), coveredTo = [Int](repeating: -1, count: w)
     var medians = [Float](repeating: 0, count: w / block + 2)
     plane.data.withUnsafeBufferPointer { src in
         for k in 0..<rows {
@@ -103,15 +106,21 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
             estimates.withUnsafeMutableBufferPointer { est in
                 medians.withUnsafeBufferPointer { md in
                     kBase.withUnsafeBufferPointer { kb in
-                        for column in first...last {
-                            let tc = max(0, t)
-                            let b0 = min(lastBlock, Int(tc))
-                            let b1 = min(lastBlock, b0 &+ 1)
-                            let a = min(1, tc - Float(b0))
-                            let v = md[b0] + (md[b1] - md[b0]) * a
-                            t += dt
-                            let row = k &- kb[column]
-                            if row >= 0 && row <= h { est[row &* w &+ column] = v }
+                        coveredFrom.withUnsafeMutableBufferPointer { from in
+                            coveredTo.withUnsafeMutableBufferPointer { to in
+                                for column in first...last {
+                                    let tc = max(0, t)
+                                    let b0 = min(lastBlock, Int(tc))
+                                    let b1 = min(lastBlock, b0 &+ 1)
+                                    let a = min(1, tc - Float(b0))
+                                    let v = md[b0] + (md[b1] - md[b0]) * a
+                                    t += dt
+                                    let row = k &- kb[column]
+                                    if row >= 0 && row <= h { est[row &* w &+ column] = v }
+                                    from[column] = min(from[column], k)
+                                    to[column] = k
+                                }
+                            }
                         }
                     }
                 }
@@ -120,7 +129,15 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
     }
     // Pixel (m, y): row k0 = y + kBase[m] with weight 1 - frac, row k0 + 1 with weight frac,
     // each where it covers m; summed from zero in that order and normalised exactly as a
-    // scatter into sum and weight planes would.
+    // scatter into sum and weight planes would. Rows where both sheared rows cover every
+    // column (all but the first and last, in practice) go through `blendCoveredRows`.
+    var fullFrom = 0, fullTo = h - 1
+    for m in 0..<w {
+        fullFrom = max(fullFrom, coveredFrom[m] - kBase[m])
+        fullTo = min(fullTo, coveredTo[m] - 1 - kBase[m])
+    }
+    let fullRows = fullFrom..<max(fullFrom, fullTo + 1)
+    blendCoveredRows(estimates, frac: frac, rows: fullRows, into: &out)
     out.data.withUnsafeMutableBufferPointer { dst in
         estimates.withUnsafeBufferPointer { est in
             kBase.withUnsafeBufferPointer { kb in
@@ -130,7 +147,7 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
                             @inline(__always) func covers(_ k: Int, _ m: Int) -> Bool {
                                 k >= 0 && k < rows && fc[k] <= m && m <= lc[k]
                             }
-                            for y in 0..<h {
+                            for y in 0..<h where y < fullRows.lowerBound || y >= fullRows.upperBound {
                                 for m in 0..<w {
                                     let k0 = y &+ kb[m], f = fr[m]
                                     var sum: Float = 0, weight: Float = 0
@@ -152,6 +169,55 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
         }
     }
     return verticalMax(out, radius: 2)
+}
+
+/// Rows `rows` of `lineMedian`'s shear back where both sheared rows cover every column:
+/// `(0 + e0 (1 - f) + e1 f) / (0 + (1 - f) + f)` with e0, e1 the estimates of pixel rows y and
+/// y + 1, as the per-pixel blend sums them, four columns at a time and the per-column factors
+/// formed once.
+private func blendCoveredRows(_ estimates: [Float], frac: [Float], rows: Range<Int>, into out: inout Plane) {
+    let w = out.width
+    guard !rows.isEmpty, w > 0 else { return }
+    let oneMinusFrac = frac.map { 1 - $0 }
+    let weights = frac.map { f -> Float in
+        var weight: Float = 0
+        weight += 1 - f
+        weight += f
+        return weight
+    }
+    typealias V = SIMD4<Float>
+    @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+    estimates.withUnsafeBufferPointer { est in
+        out.data.withUnsafeMutableBufferPointer { dst in
+            frac.withUnsafeBufferPointer { fr in
+                oneMinusFrac.withUnsafeBufferPointer { g in
+                    weights.withUnsafeBufferPointer { wt in
+                        let fp = fr.baseAddress!, gp = g.baseAddress!, wp = wt.baseAddress!
+                        for y in rows {
+                            let e0 = est.baseAddress! + y &* w, e1 = e0 + w
+                            let o = dst.baseAddress! + y &* w
+                            var m = 0
+                            while m &+ 4 <= w {
+                                let weight = load(wp + m)
+                                var sum = V(repeating: 0) + load(e0 + m) * load(gp + m)
+                                sum += load(e1 + m) * load(fp + m)
+                                let value = sum.replacing(with: sum / weight, where: weight .> 1e-6)
+                                UnsafeMutableRawPointer(o + m).storeBytes(of: value, as: V.self)
+                                m &+= 4
+                            }
+                            while m < w {
+                                var sum: Float = 0
+                                sum += e0[m] * gp[m]
+                                sum += e1[m] * fp[m]
+                                o[m] = wp[m] > 1e-6 ? sum / wp[m] : sum
+                                m &+= 1
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// Each sample replaced by the largest sample within `radius` rows above or below.
