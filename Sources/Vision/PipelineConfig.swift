@@ -109,6 +109,11 @@ public struct PipelineConfig: Sendable, Equatable {
     /// a heavy ruling line hides the line beneath it, so once the line is removed the cell is
     /// a hole, not a blob.
     public var detectHoles: Bool = true
+    /// DoG: also take cell centres where the whole image's boundary gradients meet
+    /// (`centreSeeds`): a clump or chain of touching cells is one blob to the DoG but each
+    /// cell's rim still points at its own centre. A centre needs this many votes, in units of
+    /// the smallest cell's circumference. 0 = off.
+    public var seedMinVotes: Double = 7
     /// Candidates are tested and vote at a radius of at least this fraction of the smallest
     /// cell radius (0 ... 1).
     public var candidateRadiusFloor: Double = 1

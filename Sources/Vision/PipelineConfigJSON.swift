@@ -55,6 +55,7 @@ enum ConfigKey {
             .number("edgeThresholdNoise", \.edgeThresholdNoise, 0...1000),
             .flag("splitElongated", \.splitElongated),
             .flag("detectHoles", \.detectHoles),
+            .number("seedMinVotes", \.seedMinVotes, 0...1000),
             .number("candidateRadiusFloor", \.candidateRadiusFloor, 0...1),
             .number("minCircularity", \.minCircularity, 0...1),
             .number("minSolidity", \.minSolidity, 0...1),

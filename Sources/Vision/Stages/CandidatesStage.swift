@@ -14,6 +14,12 @@ struct CandidatesStage: Stage {
         let separated = separateLines(contrast, angles: lineRemovalAngles(grid: frame.grid, fibres: config.removeFibres),
                                       length: length, additiveCrossings: config.additiveCrossings)
         let cleaned = saturate(separated.cells, cap: config.contrastCap)
+        // Smoothed log luminance and its boundary threshold, for the boundary tests.
+        let edgeMap: (Plane, Float)? = config.minEdgeCoverage > 0 ? {
+            let smoothLog = gaussianBlur(logFlat, sigma: 1)
+            return (smoothLog, Float(config.edgeThresholdNoise) * gradientNoise(smoothLog))
+        }() : nil
+        let gridNormals = (frame.grid?.angles ?? []).map { $0 + .pi / 2 }
         var found: [Candidate]
         switch config.detector {
         case .dog:
@@ -26,6 +32,10 @@ struct CandidatesStage: Stage {
                 minRadius: minR, maxRadius: maxR, minScore: config.minScore, minContrast: config.minContrast,
                 minCircularity: config.minCircularity, minSolidity: config.minSolidity))
         }
+        if config.detector == .dog, config.seedMinVotes > 0, let (smoothLog, threshold) = edgeMap {
+            found += seedCandidates(smoothLog, threshold: threshold, besides: found, minR: minR, maxR: maxR,
+                                    gridNormals: gridNormals, minVotes: config.seedMinVotes)
+        }
         // A blob shrunk by a neighbouring line or a faint rim is tested (and votes) at no less
         // than this size, or its own rim lies outside every annulus below.
         let floorR = config.candidateRadiusFloor * minR
@@ -37,11 +47,6 @@ struct CandidatesStage: Stage {
                 found[i].y = c.y
             }
         }
-        // Smoothed log luminance and its boundary threshold, for the boundary tests.
-        let edgeMap: (Plane, Float)? = config.minEdgeCoverage > 0 ? {
-            let smoothLog = gaussianBlur(logFlat, sigma: 1)
-            return (smoothLog, Float(config.edgeThresholdNoise) * gradientNoise(smoothLog))
-        }() : nil
         let s = Double(frame.scale), shift = (s - 1) / 2
         if config.voteCentres {
             // On the full-resolution image: a working pixel is a sizeable part of a small cell.
@@ -53,9 +58,8 @@ struct CandidatesStage: Stage {
                 // ruling's edges: a line leftover faces the candidate almost only along the
                 // grid normals (a cell's rim about 22% of its length), wherever it moves.
                 let floor = 0.5 * config.minEdgeCoverage, maxAligned = 0.8
-                let normals = (frame.grid?.angles ?? []).map { $0 + .pi / 2 }
                 found = found.filter { c in
-                    let e = radialEdgeCoverage(smoothLog, x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: normals)
+                    let e = radialEdgeCoverage(smoothLog, x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
                     return e.coverage >= floor && e.gridAligned <= maxAligned
                 }
             }
@@ -79,9 +83,8 @@ struct CandidatesStage: Stage {
         // Boundary evidence: a cell's rim faces its centre all the way round; line leftovers,
         // crossings and specks do not.
         if let (smoothLog, threshold) = edgeMap {
-            let normals = (frame.grid?.angles ?? []).map { $0 + .pi / 2 }
             found = found.filter { c in
-                let e = radialEdgeCoverage(smoothLog, x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: normals)
+                let e = radialEdgeCoverage(smoothLog, x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
                 return e.coverage >= config.minEdgeCoverage && e.gridAligned <= config.maxGridAlignedEdges
             }
         }
@@ -103,6 +106,10 @@ struct CandidatesStage: Stage {
                 c.r = max(c.r, min(b, config.maxRadiusPx))
                 return c
             }
+        }
+        if config.seedMinVotes > 0 {
+            found = anchorSeedsOnLines(found, lines: separated.lines, lineLevel: Float(2 * config.minContrast),
+                                       reach: 3 * config.maxRadiusPx, scale: s, shift: shift)
         }
         frame.candidates = found
     }

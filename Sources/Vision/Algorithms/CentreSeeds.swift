@@ -1,0 +1,135 @@
+import Foundation
+
+/// Cell centres found by letting every boundary pixel of the plane vote (a circle Hough
+/// transform over the whole image, radius unknown within a range).
+///
+/// Why: a multi-scale blob detector sees a clump of touching cells, or a chain of them, as
+/// one larger blob and reports one centre for three or four cells. Each cell's rim still faces
+/// its own centre, so rays along the rim's gradients meet there. Gradients within 10 degrees of
+/// a ruling normal do not vote: a ruling line's edges would pile votes into bands along it,
+/// and a cell keeps most of its rim.
+///
+/// - Parameters:
+///   - plane: smoothed log luminance (working scale).
+///   - minRadius, maxRadius: cell radius range, pixels of `plane`.
+///   - threshold: gradient magnitude a boundary pixel needs, plane units per pixel.
+///   - gridNormals: ruling line normals, radians.
+///   - minVotes: a centre needs this many votes in its 3x3 neighbourhood, in units of the
+///     smallest cell's circumference (one vote per rim pixel whose ray passes the centre).
+/// - Returns: local maxima of the vote map, plane pixels, strongest first, each with its vote
+///   count over the smallest circumference.
+public func centreSeeds(_ plane: Plane, minRadius: Double, maxRadius: Double, threshold: Float,
+                        gridNormals: [Double] = [], minVotes: Double) -> [(x: Int, y: Int, votes: Double)] {
+    let w = plane.width, h = plane.height
+    guard w >= 5, h >= 5, minRadius > 0, maxRadius >= minRadius, minVotes > 0 else { return [] }
+    // A speck's own edges, nearer its centre than this, do not vote for it.
+    let inner = Float(0.6 * minRadius), outer = Float(1.4 * maxRadius)
+    let steps = max(1, Int((outer - inner).rounded(.up)))
+    let dstep = (outer - inner) / Float(steps)
+    let normals = gridNormals.map { (Float(cos($0)), Float(sin($0))) }
+    let alignedCos: Float = 0.985
+    let t2 = threshold * threshold
+    var votes = [Float](repeating: 0, count: w * h)
+    plane.data.withUnsafeBufferPointer { d in
+        votes.withUnsafeMutableBufferPointer { acc in
+            for y in 1..<(h - 1) {
+                for x in 1..<(w - 1) {
+                    let i = y &* w &+ x
+                    let gx = (d[i &+ 1] - d[i &- 1]) * 0.5, gy = (d[i &+ w] - d[i &- w]) * 0.5
+                    let g2 = gx * gx + gy * gy
+                    guard g2 > t2 else { continue }
+                    let g = g2.squareRoot()
+                    if normals.contains(where: { abs($0.0 * gx + $0.1 * gy) >= alignedCos * g }) { continue }
+                    let ux = gx / g, uy = gy / g
+                    let px = Float(x), py = Float(y)
+                    for s in 0...steps {
+                        let dist = inner + Float(s) * dstep
+                        // Both ways: the polarity of a rim (dark or clear) is unknown.
+                        for sign: Float in [1, -1] {
+                            let vx = px + sign * dist * ux + 0.5, vy = py + sign * dist * uy + 0.5
+                            guard vx >= 0, vy >= 0 else { continue }
+                            let bx = Int(vx), by = Int(vy)
+                            guard bx < w, by < h else { continue }
+                            acc[by &* w &+ bx] += 1
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // 3x3 sums, then strict local maxima above the floor.
+    let floor = Float(minVotes * 2 * Double.pi * minRadius)
+    var summed = [Float](repeating: 0, count: w * h)
+    for y in 1..<(h - 1) {
+        for x in 1..<(w - 1) {
+            var s: Float = 0
+            for oy in -1...1 { for ox in -1...1 { s += votes[(y + oy) * w + x + ox] } }
+            summed[y * w + x] = s
+        }
+    }
+    var seeds: [(x: Int, y: Int, votes: Double)] = []
+    let circumference = 2 * Double.pi * minRadius
+    for y in 2..<(h - 2) {
+        for x in 2..<(w - 2) {
+            let i = y * w + x
+            let v = summed[i]
+            guard v >= floor else { continue }
+            // Strict on the previous neighbours, non-strict on the next: one peak per plateau.
+            if v <= summed[i - 1] || v < summed[i + 1] || v <= summed[i - w - 1] || v <= summed[i - w]
+                || v <= summed[i - w + 1] || v < summed[i + w - 1] || v < summed[i + w] || v < summed[i + w + 1] { continue }
+            seeds.append((x, y, Double(v) / circumference))
+        }
+    }
+    return seeds.sorted { ($0.votes, $1.y, $1.x) > ($1.votes, $0.y, $0.x) }
+}
+
+/// Candidates from `centreSeeds` that no detector candidate already stands for (none within
+/// half the smallest radius). They carry score 0, so any overlapping detector candidate wins
+/// duplicate suppression, and are tested and vote at the geometric mean of the radius range
+/// (the boundary tests correct it).
+func seedCandidates(_ smoothLog: Plane, threshold: Float, besides found: [Candidate], minR: Double, maxR: Double,
+                    gridNormals: [Double], minVotes: Double) -> [Candidate] {
+    let near = 0.5 * minR
+    let bucket = max(1, near)
+    func key(_ x: Double, _ y: Double) -> Int64 { Int64((y / bucket).rounded(.down)) << 32 | Int64(UInt32(truncatingIfNeeded: Int((x / bucket).rounded(.down)))) }
+    var index: [Int64: [(Double, Double)]] = [:]
+    for c in found { index[key(c.x, c.y), default: []].append((c.x, c.y)) }
+    let r = (minR * maxR).squareRoot()
+    var seeds: [Candidate] = []
+    for seed in centreSeeds(smoothLog, minRadius: minR, maxRadius: maxR, threshold: threshold,
+                            gridNormals: gridNormals, minVotes: minVotes) {
+        let x = Double(seed.x), y = Double(seed.y)
+        var taken = false
+        for dy in -1...1 {
+            for dx in -1...1 {
+                for (cx, cy) in index[key(x + Double(dx) * bucket, y + Double(dy) * bucket)] ?? []
+                where (cx - x) * (cx - x) + (cy - y) * (cy - y) < near * near { taken = true }
+            }
+        }
+        if taken { continue }
+        index[key(x, y), default: []].append((x, y))
+        seeds.append(Candidate(x: x, y: y, r: r, score: 0, contrast: 0))
+    }
+    return seeds
+}
+
+/// Drops seeded candidates (score 0) lying on a removed ruling line (line strength at least
+/// `lineLevel` in `lines`, working scale) unless a detector candidate survived within
+/// `reach` image pixels. The small squares inside a triple-line crossing have corners whose
+/// gradients meet at their centres like a cell's rim; a real cell on a line is nearly always
+/// among others in a sample worth counting, while a blank chamber has crossings alone.
+///
+/// - Parameters:
+///   - candidates: image pixels.
+///   - scale, shift: image = working * scale + shift.
+func anchorSeedsOnLines(_ candidates: [Candidate], lines: Plane, lineLevel: Float, reach: Double,
+                        scale: Double, shift: Double) -> [Candidate] {
+    let anchors = candidates.filter { $0.score > 0 }
+    return candidates.filter { c in
+        guard c.score == 0 else { return true }
+        let wx = Int(((c.x - shift) / scale).rounded()), wy = Int(((c.y - shift) / scale).rounded())
+        guard wx >= 0, wy >= 0, wx < lines.width, wy < lines.height,
+              lines.data[wy * lines.width + wx] >= lineLevel else { return true }
+        return anchors.contains { a in (a.x - c.x) * (a.x - c.x) + (a.y - c.y) * (a.y - c.y) < reach * reach }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import Vision
+
+@Suite("Centre seeds")
+struct CentreSeedsTests {
+    /// The default vote floor: what the pipeline uses.
+    static let votes = PipelineConfig().seedMinVotes
+
+    /// Dark rings (a cell's rim) of radius `r` at `centres` on a flat plane, blurred like the
+    /// smoothed log luminance the stage hands in.
+    static func rings(_ centres: [(Double, Double)], r: Double, size: Int = 60) -> Plane {
+        var plane = Plane(width: size, height: size)
+        for y in 0..<size {
+            for x in 0..<size {
+                for (cx, cy) in centres where abs(hypot(Double(x) - cx, Double(y) - cy) - r) < 1 {
+                    plane[x, y] = -0.3
+                }
+            }
+        }
+        return gaussianBlur(plane, sigma: 1)
+    }
+
+    static func nearest(_ seeds: [(x: Int, y: Int, votes: Double)], _ x: Double, _ y: Double) -> Double {
+        seeds.map { hypot(Double($0.x) - x, Double($0.y) - y) }.min() ?? .infinity
+    }
+
+    @Test func eachCellOfATouchingChainGetsItsOwnSeed() {
+        // Three touching cells in a row: one elongated blob to a DoG, three rims to the votes.
+        let centres = [(18.0, 30.0), (30.0, 30.0), (42.0, 30.0)]
+        let seeds = centreSeeds(Self.rings(centres, r: 6), minRadius: 4, maxRadius: 8, threshold: 0.01, minVotes: Self.votes)
+        for (x, y) in centres {
+            #expect(Self.nearest(seeds, x, y) <= 1.5, "no seed near (\(x), \(y)): \(seeds)")
+        }
+    }
+
+    @Test func straightRulingAndSpecksGiveNoSeeds() {
+        var plane = Plane(width: 60, height: 60)
+        for y in 0..<60 {
+            for x in 0..<60 {
+                // A ruling line along x (its gradients lie on the grid normal) and a 1-pixel speck.
+                if abs(y - 20) <= 1 { plane[x, y] = -0.3 }
+                if hypot(Double(x) - 40, Double(y) - 45) <= 1 { plane[x, y] = -0.3 }
+            }
+        }
+        let blurred = gaussianBlur(plane, sigma: 1)
+        let seeds = centreSeeds(blurred, minRadius: 4, maxRadius: 8, threshold: 0.01, gridNormals: [Double.pi / 2],
+                                minVotes: Self.votes)
+        #expect(seeds.isEmpty, "\(seeds)")
+        // The same ring is found either way, so the silence above is the line's and the speck's.
+        #expect(!centreSeeds(Self.rings([(30, 40)], r: 6), minRadius: 4, maxRadius: 8, threshold: 0.01,
+                             gridNormals: [Double.pi / 2], minVotes: Self.votes).isEmpty)
+    }
+
+    @Test func seedsAreStrongestFirstAndAboveTheFloor() {
+        let plane = Self.rings([(20, 20), (40, 40)], r: 6)
+        let seeds = centreSeeds(plane, minRadius: 4, maxRadius: 8, threshold: 0.01, minVotes: Self.votes)
+        #expect(!seeds.isEmpty)
+        #expect(zip(seeds, seeds.dropFirst()).allSatisfy { $0.votes >= $1.votes })
+        #expect(seeds.allSatisfy { $0.votes >= Self.votes }, "\(seeds)")
+        #expect(centreSeeds(plane, minRadius: 4, maxRadius: 8, threshold: 0.01, minVotes: 1000).isEmpty)
+    }
+
+    @Test func seedCandidatesSkipCentresTheDetectorHas() {
+        let plane = Self.rings([(20, 30), (40, 30)], r: 6)
+        let detector = [Candidate(x: 20.3, y: 29.8, r: 6, score: 5, contrast: 0.2)]
+        let seeds = seedCandidates(plane, threshold: 0.01, besides: detector, minR: 4, maxR: 8,
+                                   gridNormals: [], minVotes: Self.votes)
+        #expect(seeds.allSatisfy { hypot($0.x - 20.3, $0.y - 29.8) >= 2 })
+        #expect(seeds.contains { hypot($0.x - 40, $0.y - 30) <= 1.5 && $0.score == 0 })
+    }
+
+    @Test func seedsOnALineNeedADetectedNeighbour() {
+        var lines = Plane(width: 50, height: 50)
+        for x in 0..<50 { lines[x, 10] = 1 }
+        let onLine = Candidate(x: 20, y: 10, r: 6, score: 0, contrast: 0)
+        let open = Candidate(x: 20, y: 40, r: 6, score: 0, contrast: 0)
+        let alone = anchorSeedsOnLines([onLine, open], lines: lines, lineLevel: 0.1, reach: 15, scale: 1, shift: 0)
+        #expect(alone == [open])
+        let neighbour = Candidate(x: 30, y: 12, r: 6, score: 4, contrast: 0.1)
+        let kept = anchorSeedsOnLines([onLine, open, neighbour], lines: lines, lineLevel: 0.1, reach: 15, scale: 1, shift: 0)
+        #expect(kept == [onLine, open, neighbour])
+    }
+}
