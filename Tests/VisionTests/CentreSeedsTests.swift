@@ -21,6 +21,13 @@ struct CentreSeedsTests {
         return gaussianBlur(plane, sigma: 1)
     }
 
+    /// Seeds of a plane, as the stage finds them.
+    static func seeds(_ plane: Plane, minRadius: Double = 4, maxRadius: Double = 8, gridNormals: [Double] = [],
+                      minVotes: Double = votes) -> [(x: Int, y: Int, votes: Double)] {
+        centreSeeds(centreVoteMap(plane, minRadius: minRadius, maxRadius: maxRadius, threshold: 0.01,
+                                  gridNormals: gridNormals), minRadius: minRadius, minVotes: minVotes)
+    }
+
     static func nearest(_ seeds: [(x: Int, y: Int, votes: Double)], _ x: Double, _ y: Double) -> Double {
         seeds.map { hypot(Double($0.x) - x, Double($0.y) - y) }.min() ?? .infinity
     }
@@ -28,7 +35,7 @@ struct CentreSeedsTests {
     @Test func eachCellOfATouchingChainGetsItsOwnSeed() {
         // Three touching cells in a row: one elongated blob to a DoG, three rims to the votes.
         let centres = [(18.0, 30.0), (30.0, 30.0), (42.0, 30.0)]
-        let seeds = centreSeeds(Self.rings(centres, r: 6), minRadius: 4, maxRadius: 8, threshold: 0.01, minVotes: Self.votes)
+        let seeds = Self.seeds(Self.rings(centres, r: 6))
         for (x, y) in centres {
             #expect(Self.nearest(seeds, x, y) <= 1.5, "no seed near (\(x), \(y)): \(seeds)")
         }
@@ -44,28 +51,26 @@ struct CentreSeedsTests {
             }
         }
         let blurred = gaussianBlur(plane, sigma: 1)
-        let seeds = centreSeeds(blurred, minRadius: 4, maxRadius: 8, threshold: 0.01, gridNormals: [Double.pi / 2],
-                                minVotes: Self.votes)
+        let seeds = Self.seeds(blurred, gridNormals: [Double.pi / 2])
         #expect(seeds.isEmpty, "\(seeds)")
         // The same ring is found either way, so the silence above is the line's and the speck's.
-        #expect(!centreSeeds(Self.rings([(30, 40)], r: 6), minRadius: 4, maxRadius: 8, threshold: 0.01,
-                             gridNormals: [Double.pi / 2], minVotes: Self.votes).isEmpty)
+        #expect(!Self.seeds(Self.rings([(30, 40)], r: 6), gridNormals: [Double.pi / 2]).isEmpty)
     }
 
     @Test func seedsAreStrongestFirstAndAboveTheFloor() {
         let plane = Self.rings([(20, 20), (40, 40)], r: 6)
-        let seeds = centreSeeds(plane, minRadius: 4, maxRadius: 8, threshold: 0.01, minVotes: Self.votes)
+        let seeds = Self.seeds(plane)
         #expect(!seeds.isEmpty)
         #expect(zip(seeds, seeds.dropFirst()).allSatisfy { $0.votes >= $1.votes })
         #expect(seeds.allSatisfy { $0.votes >= Self.votes }, "\(seeds)")
-        #expect(centreSeeds(plane, minRadius: 4, maxRadius: 8, threshold: 0.01, minVotes: 1000).isEmpty)
+        #expect(Self.seeds(plane, minVotes: 1000).isEmpty)
     }
 
     @Test func seedCandidatesSkipCentresTheDetectorHas() {
         let plane = Self.rings([(20, 30), (40, 30)], r: 6)
         let detector = [Candidate(x: 20.3, y: 29.8, r: 6, score: 5, contrast: 0.2)]
-        let seeds = seedCandidates(plane, threshold: 0.01, besides: detector, minR: 4, maxR: 8,
-                                   gridNormals: [], minVotes: Self.votes)
+        let map = centreVoteMap(plane, minRadius: 4, maxRadius: 8, threshold: 0.01)
+        let seeds = seedCandidates(map, besides: detector, minR: 4, maxR: 8, minVotes: Self.votes)
         #expect(seeds.allSatisfy { hypot($0.x - 20.3, $0.y - 29.8) >= 2 })
         #expect(seeds.contains { hypot($0.x - 40, $0.y - 30) <= 1.5 && $0.score == 0 })
     }

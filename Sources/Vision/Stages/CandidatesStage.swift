@@ -33,8 +33,9 @@ struct CandidatesStage: Stage {
                 minCircularity: config.minCircularity, minSolidity: config.minSolidity))
         }
         if config.detector == .dog, config.seedMinVotes > 0, let (smoothLog, threshold) = edgeMap {
-            found += seedCandidates(smoothLog, threshold: threshold, besides: found, minR: minR, maxR: maxR,
-                                    gridNormals: gridNormals, minVotes: config.seedMinVotes)
+            let voteMap = centreVoteMap(smoothLog, minRadius: minR, maxRadius: maxR, threshold: threshold,
+                                        gridNormals: gridNormals)
+            found += seedCandidates(voteMap, besides: found, minR: minR, maxR: maxR, minVotes: config.seedMinVotes)
         }
         // A blob shrunk by a neighbouring line or a faint rim is tested (and votes) at no less
         // than this size, or its own rim lies outside every annulus below.
