@@ -11,12 +11,20 @@ public struct Candidate: Sendable, Equatable {
     public var score: Double
     /// Peak contrast of the flattened luminance (unitless).
     public var contrast: Double
-    public init(x: Double, y: Double, r: Double, score: Double, contrast: Double) {
+    /// Fraction of the sectors around the centre in which a boundary faces it
+    /// (`radialEdgeCoverage`), once the boundary test has run; 0 before.
+    public var coverage: Double
+    /// Found by `centreSeeds` rather than by the detector (score 0: no detector response).
+    public var seeded: Bool
+    public init(x: Double, y: Double, r: Double, score: Double, contrast: Double, coverage: Double = 0,
+                seeded: Bool = false) {
         self.x = x
         self.y = y
         self.r = r
         self.score = score
         self.contrast = contrast
+        self.coverage = coverage
+        self.seeded = seeded
     }
 }
 

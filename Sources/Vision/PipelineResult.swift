@@ -17,14 +17,20 @@ public struct Detection: Sendable, Equatable {
     public var score: Double
     /// Confidence of the live/dead call, 0.5 (a coin toss) ... 1.
     public var confidence: Double
+    /// Boundary evidence: fraction of the sectors around the centre in which the cell's rim
+    /// faces it (0 when the boundary test is off). Duplicate suppression keeps the candidate
+    /// with more of it: of two candidates for one cell the better-centred sees more rim.
+    public var coverage: Double
 
-    public init(x: Double, y: Double, r: Double, cellClass: CellClass, score: Double, confidence: Double) {
+    public init(x: Double, y: Double, r: Double, cellClass: CellClass, score: Double, confidence: Double,
+                coverage: Double = 0) {
         self.x = x
         self.y = y
         self.r = r
         self.cellClass = cellClass
         self.score = score
         self.confidence = confidence
+        self.coverage = coverage
     }
 }
 

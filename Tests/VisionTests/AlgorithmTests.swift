@@ -239,4 +239,17 @@ struct ClassifyNMSTests {
         #expect(kept.count == 2)
         #expect(kept.contains { $0.score == 9 } && kept.contains { $0.score == 1 })
     }
+
+    @Test func nmsPrefersMoreBoundaryEvidenceOverAStrongerResponse() {
+        // A duplicate pushed 4 px off the cell's centre by a highlight responds more strongly
+        // but sees the rim from fewer directions than the centred one.
+        let centred = Detection(x: 100, y: 100, r: 8, cellClass: .live, score: 15, confidence: 1, coverage: 1)
+        let offset = Detection(x: 104, y: 101, r: 5.5, cellClass: .live, score: 40, confidence: 1, coverage: 0.8125)
+        #expect(suppressOverlaps([offset, centred], maxIoU: 0.2, minCentreDistance: 0.8) == [centred])
+        // Equal evidence: the stronger response wins, as before.
+        var twin = centred
+        twin.x = 101
+        twin.score = 20
+        #expect(suppressOverlaps([centred, twin], maxIoU: 0.2, minCentreDistance: 0.8) == [twin])
+    }
 }

@@ -96,9 +96,8 @@ public func centreSeeds(_ map: Plane, minRadius: Double, minVotes: Double) -> [(
 }
 
 /// Candidates from `centreSeeds` that no detector candidate already stands for (none within
-/// half the smallest radius). They carry score 0, so any overlapping detector candidate wins
-/// duplicate suppression, and are tested and vote at the geometric mean of the radius range
-/// (the boundary tests correct it).
+/// half the smallest radius). They carry score 0 (no detector response), and are tested and
+/// vote at the geometric mean of the radius range (the boundary tests correct it).
 func seedCandidates(_ voteMap: Plane, besides found: [Candidate], minR: Double, maxR: Double,
                     minVotes: Double) -> [Candidate] {
     let near = 0.5 * minR
@@ -119,12 +118,12 @@ func seedCandidates(_ voteMap: Plane, besides found: [Candidate], minR: Double, 
         }
         if taken { continue }
         index[key(x, y), default: []].append((x, y))
-        seeds.append(Candidate(x: x, y: y, r: r, score: 0, contrast: 0))
+        seeds.append(Candidate(x: x, y: y, r: r, score: 0, contrast: 0, seeded: true))
     }
     return seeds
 }
 
-/// Drops seeded candidates (score 0) lying on a removed ruling line (line strength at least
+/// Drops seeded candidates lying on a removed ruling line (line strength at least
 /// `lineLevel` in `lines`, working scale) unless a detector candidate survived within
 /// `reach` image pixels. The small squares inside a triple-line crossing have corners whose
 /// gradients meet at their centres like a cell's rim; a real cell on a line is nearly always
@@ -135,9 +134,9 @@ func seedCandidates(_ voteMap: Plane, besides found: [Candidate], minR: Double, 
 ///   - scale, shift: image = working * scale + shift.
 func anchorSeedsOnLines(_ candidates: [Candidate], lines: Plane, lineLevel: Float, reach: Double,
                         scale: Double, shift: Double) -> [Candidate] {
-    let anchors = candidates.filter { $0.score > 0 }
+    let anchors = candidates.filter { !$0.seeded }
     return candidates.filter { c in
-        guard c.score == 0 else { return true }
+        guard c.seeded else { return true }
         let wx = Int(((c.x - shift) / scale).rounded()), wy = Int(((c.y - shift) / scale).rounded())
         guard wx >= 0, wy >= 0, wx < lines.width, wy < lines.height,
               lines.data[wy * lines.width + wx] >= lineLevel else { return true }

@@ -84,9 +84,12 @@ struct CandidatesStage: Stage {
         // Boundary evidence: a cell's rim faces its centre all the way round; line leftovers,
         // crossings and specks do not.
         if let (smoothLog, threshold) = edgeMap {
-            found = found.filter { c in
+            found = found.compactMap { c in
                 let e = radialEdgeCoverage(smoothLog, x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
-                return e.coverage >= config.minEdgeCoverage && e.gridAligned <= config.maxGridAlignedEdges
+                guard e.coverage >= config.minEdgeCoverage && e.gridAligned <= config.maxGridAlignedEdges else { return nil }
+                var c = c
+                c.coverage = e.coverage
+                return c
             }
         }
         for i in found.indices {

@@ -133,7 +133,7 @@ struct ClassifyStage: Stage {
         frame.detections = zip(frame.candidates, appearances).compactMap { c, a in
             let (cls, conf) = classifyCell(a, greyscale: frame.isGreyscale, saturationThreshold: threshold, config: config)
             if !frame.isGreyscale && cls == .live && isUnstainedDark(a, config: config) { return nil }
-            return Detection(x: c.x, y: c.y, r: c.r, cellClass: cls, score: c.score, confidence: conf)
+            return Detection(x: c.x, y: c.y, r: c.r, cellClass: cls, score: c.score, confidence: conf, coverage: c.coverage)
         }
     }
 }
