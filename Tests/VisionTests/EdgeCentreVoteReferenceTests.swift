@@ -31,6 +31,30 @@ struct EdgeCentreVoteReferenceTests {
         #expect(checked == 90)
     }
 
+    /// Pseudo-random starts and radii (1 ... 30 px, tiny to search discs wider than the image),
+    /// including starts on and beyond the border, where votes leave the accumulator.
+    @Test func optimisedVoteMatchesPlainVersionAtRandomStarts() {
+        var canvas = Canvas(width: 120, height: 90)
+        canvas.grid(spacing: 37, angle: -0.2)
+        canvas.liveCell(x: 40.4, y: 44.2, r: 9)
+        canvas.deadCell(x: 57.1, y: 47.9, r: 7.5)
+        canvas.liveCell(x: 3, y: 85, r: 12)
+        canvas.deadCell(x: 100.6, y: 12.3, r: 5)
+        let image = canvas.image(noise: 0.05)
+        var state: UInt64 = 11
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        for _ in 0..<300 {
+            let x = -10 + 140 * next(), y = -10 + 110 * next(), r = 1 + 29 * next() * next()
+            let got = voteCentre(image, x: x, y: y, r: r)
+            let want = Self.referenceVote(image, x: x, y: y, r: r)
+            #expect(got.x.bitPattern == want.x.bitPattern && got.y.bitPattern == want.y.bitPattern,
+                    "start (\(x), \(y)) r \(r): \(got) vs \(want)")
+        }
+    }
+
     static func referenceVote(_ image: Image, x: Double, y: Double, r: Double, search: Double = 0.7)
         -> (x: Double, y: Double) {
         let w = image.width, h = image.height

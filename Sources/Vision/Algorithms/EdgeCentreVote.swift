@@ -70,7 +70,11 @@ public func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: 
     // Accumulator over the search disc, one bin per image pixel.
     let sr = Int((search * r).rounded(.up))
     let side = 2 * sr + 1
-    var acc = [Float](repeating: 0, count: side * side)
+    // Four spare bins past the end take the votes that fall outside the accumulator (one per
+    // lane, so they do not queue on one bin), so the vector path scatters without a branch;
+    // the peak search never reads them.
+    let spare = side * side
+    var acc = [Float](repeating: 0, count: spare + 4)
     let ax0 = Int(x.rounded()) - sr, ay0 = Int(y.rounded()) - sr
     let inner = Float(0.3 * r), far = Float(outer)
     let steps = max(2, Int((far - inner).rounded(.up)))
@@ -81,8 +85,9 @@ public func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: 
     let reach = Float(max(w, h)) + far + Float(side)
     let vectorVotes = reach < vectorRoundingLimit && Float(abs(ax0)) < vectorRoundingLimit
         && Float(abs(ay0)) < vectorRoundingLimit
-    let origin = vectorVotes ? SIMD4<Int32>(Int32(ax0), Int32(ay0), Int32(ax0), Int32(ay0)) : .zero
-    let side32 = SIMD4<UInt32>(repeating: UInt32(truncatingIfNeeded: side))
+    let ballot = VoteBallot(originX: Int32(truncatingIfNeeded: ax0), originY: Int32(truncatingIfNeeded: ay0),
+                            side: Int32(truncatingIfNeeded: side), spare: Int32(truncatingIfNeeded: spare),
+                            inner: inner, dstep: dstep, steps: steps)
     // Bins read below lie within sr + sqrt(2) of the accumulator's centre, and a vote lands
     // within sqrt(0.5) of its bin: votes beyond sr + 2.5 are never read.
     let centreX = Float(ax0 + sr), centreY = Float(ay0 + sr)
@@ -110,23 +115,20 @@ public func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: 
                             let disc = b * b - (qx * qx + qy * qy - reach2)
                             guard disc >= 0 else { continue }
                             let root = disc.squareRoot()
+                            if vectorVotes {
+                                // Each way on its own range (the far one is usually empty). All
+                                // of a pixel's votes carry the same weight and nothing else is
+                                // added in between, so their order within the pixel is free.
+                                ballot.cast(a.baseAddress!, weight: weight, px: px, py: py, ux: ux, uy: uy,
+                                            closest: -b, root: root)
+                                ballot.cast(a.baseAddress!, weight: weight, px: px, py: py, ux: -ux, uy: -uy,
+                                            closest: b, root: root)
+                                continue
+                            }
                             // Truncation +- 1 brackets floor and ceiling without a libm call.
                             let first = max(0, Int((abs(b) - root - inner) / dstep) - 1)
                             let last = min(steps, Int((abs(b) + root - inner) / dstep) + 1)
                             guard first <= last else { continue }
-                            if vectorVotes {
-                                // Both votes of a step in one vector: (px + vx, py + vy, px - vx,
-                                // py - vy) with vx = d ux exactly as below.
-                                let start = SIMD4<Float>(px, py, px, py), dir = SIMD4<Float>(ux, uy, -ux, -uy)
-                                for s in first...last {
-                                    let d = inner + Float(s) * dstep
-                                    let b = roundedHalfAway(start + d * dir) &- origin
-                                    let inside = unsafeBitCast(b, to: SIMD4<UInt32>.self) .< side32
-                                    if inside[0] && inside[1] { a[Int(b[1]) &* side &+ Int(b[0])] += weight }
-                                    if inside[2] && inside[3] { a[Int(b[3]) &* side &+ Int(b[2])] += weight }
-                                }
-                                continue
-                            }
                             for s in first...last {
                                 let d = inner + Float(s) * dstep
                                 // Both ways along the gradient line: the polarity of an edge is unknown.
@@ -167,4 +169,51 @@ public func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: 
         }
     }
     return (Double(ax0 + bestX) + Double(sx / sw), Double(ay0 + bestY) + Double(sy / sw))
+}
+
+/// The voting geometry of one `voteCentre` call, for the vector path: four steps of one
+/// gradient line per iteration, each vote scattered without a branch (a vote outside the
+/// accumulator goes to a spare bin).
+private struct VoteBallot {
+    /// Accumulator origin, image pixels (within `vectorRoundingLimit`).
+    let originX: Int32, originY: Int32
+    /// Accumulator side in bins, and the index of the first of four spare bins (side * side).
+    let side: Int32, spare: Int32
+    /// Vote distance of step 0 and between steps, pixels; the last step's index.
+    let inner: Float, dstep: Float, steps: Int
+
+    /// Casts the votes of pixel (px, py) along direction (ux, uy) at distances
+    /// `inner + s * dstep` whose position lies near the search disc: `closest` is the distance
+    /// along the direction of the disc centre's foot point, `root` half the chord. Same
+    /// positions and rounding as the scalar `px + d * ux` (lane-wise, no fused operations).
+    @inline(__always)
+    func cast(_ a: UnsafeMutablePointer<Float>, weight: Float, px: Float, py: Float, ux: Float, uy: Float,
+              closest: Float, root: Float) {
+        // Truncation +- 1 brackets floor and ceiling without a libm call.
+        let first = max(0, Int((closest - root - inner) / dstep) - 1)
+        let last = min(steps, Int((closest + root - inner) / dstep) + 1)
+        guard first <= last else { return }
+        let lanes = SIMD4<Float>(0, 1, 2, 3), laneSteps = SIMD4<Int32>(0, 1, 2, 3)
+        let startX = SIMD4<Float>(repeating: px), startY = SIMD4<Float>(repeating: py)
+        let ox = SIMD4<Int32>(repeating: originX), oy = SIMD4<Int32>(repeating: originY)
+        let side32 = SIMD4<UInt32>(repeating: UInt32(bitPattern: side))
+        let sideV = SIMD4<Int32>(repeating: side), spareV = SIMD4<Int32>(repeating: spare) &+ laneSteps
+        let last32 = SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: last))
+        var s = first
+        while s <= last {
+            // Float(s) + lane is the exact integer s + lane: d is bit for bit inner + Float(s') * dstep.
+            let d = (SIMD4<Float>(repeating: Float(s)) + lanes) * dstep + inner
+            let bx = roundedHalfAway(startX + d * ux) &- ox
+            let by = roundedHalfAway(startY + d * uy) &- oy
+            let inside = (unsafeBitCast(bx, to: SIMD4<UInt32>.self) .< side32)
+                .& (unsafeBitCast(by, to: SIMD4<UInt32>.self) .< side32)
+                .& (SIMD4<Int32>(repeating: Int32(truncatingIfNeeded: s)) &+ laneSteps .<= last32)
+            let index = spareV.replacing(with: by &* sideV &+ bx, where: inside)
+            a[Int(index[0])] += weight
+            a[Int(index[1])] += weight
+            a[Int(index[2])] += weight
+            a[Int(index[3])] += weight
+            s &+= 4
+        }
+    }
 }
