@@ -114,6 +114,10 @@ public struct PipelineConfig: Sendable, Equatable {
     /// cell's rim still points at its own centre. A centre needs this many votes, in units of
     /// the smallest cell's circumference. 0 = off.
     public var seedMinVotes: Double = 7
+    /// Candidates where both ruling directions carry a line at least this strong (log contrast
+    /// above the floor along their bisectors; `isOnCrossing`) are dropped: heavy crossings
+    /// leave residues and little squares that look like cells. 0 = off.
+    public var crossingLineContrast: Double = 0.24
     /// Candidates are tested and vote at a radius of at least this fraction of the smallest
     /// cell radius (0 ... 1).
     public var candidateRadiusFloor: Double = 1

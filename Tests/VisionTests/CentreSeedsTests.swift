@@ -87,3 +87,39 @@ struct CentreSeedsTests {
         #expect(kept == [onLine, open, neighbour])
     }
 }
+
+@Suite("Crossings")
+struct CrossingTests {
+    /// A contrast map with a horizontal and a vertical ruling line (log contrast 0.5) crossing
+    /// at (30, 30), and a cell-sized disc on the horizontal line at (10, 30).
+    static func ruling() -> Plane {
+        var plane = Plane(width: 60, height: 60)
+        for y in 0..<60 {
+            for x in 0..<60 {
+                var v: Float = 0.02
+                if abs(y - 30) <= 2 || abs(x - 30) <= 2 { v = 0.5 }
+                if hypot(Double(x) - 10, Double(y) - 30) <= 5 { v = 0.7 }
+                plane[x, y] = v
+            }
+        }
+        return plane
+    }
+
+    @Test func lineStrengthSeesTheLineNotTheCell() {
+        let plane = Self.ruling()
+        #expect(abs(lineStrength(plane, x: 45, y: 30, angle: 0, halfLength: 20) - 0.5) < 0.01)
+        #expect(abs(lineStrength(plane, x: 45, y: 30, angle: .pi / 2, halfLength: 20) - 0.02) < 0.01)
+        // Off the lines, a cell covering a fifth of the samples leaves the quantile at the floor.
+        #expect(lineStrength(plane, x: 10, y: 45, angle: .pi / 2, halfLength: 20) < 0.03)
+    }
+
+    @Test func onlyWhereBothDirectionsCarryALineIsACrossing() {
+        let plane = Self.ruling()
+        let angles = [0.0, Double.pi / 2]
+        #expect(isOnCrossing(plane, x: 30, y: 30, angles: angles, halfLength: 20, level: 0.24))
+        // A cell on one line, an open spot, and a grid of one direction only.
+        #expect(!isOnCrossing(plane, x: 10, y: 30, angles: angles, halfLength: 20, level: 0.24))
+        #expect(!isOnCrossing(plane, x: 45, y: 45, angles: angles, halfLength: 20, level: 0.24))
+        #expect(!isOnCrossing(plane, x: 30, y: 30, angles: [0], halfLength: 20, level: 0.24))
+    }
+}

@@ -111,6 +111,12 @@ struct CandidatesStage: Stage {
                 return c
             }
         }
+        if config.crossingLineContrast > 0, let angles = frame.grid?.angles, angles.count >= 2 {
+            found = found.filter { c in
+                !isOnCrossing(contrast, x: (c.x - shift) / s, y: (c.y - shift) / s, angles: angles,
+                              halfLength: length / 2, level: Float(config.crossingLineContrast))
+            }
+        }
         if config.seedMinVotes > 0 {
             found = anchorSeedsOnLines(found, lines: separated.lines, lineLevel: Float(2 * config.minContrast),
                                        reach: 3 * config.maxRadiusPx, scale: s, shift: shift)

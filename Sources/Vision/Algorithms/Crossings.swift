@@ -1,0 +1,50 @@
+import Foundation
+
+/// Strength of a straight structure running through (x, y) along `angle`: the `quantile` of
+/// `plane` sampled every pixel along the line within `halfLength` either side (bilinear).
+/// A cell, shorter than the line, raises only the upper samples; a ruling line lifts them all.
+///
+/// - Parameters:
+///   - plane: log-contrast map (`logContrast`), where a ruling line is a positive ridge.
+///   - x, y: point, pixels of `plane`.
+///   - angle: line direction, radians.
+///   - halfLength: pixels either side of the point (at least one cell diameter).
+///   - quantile: 0 ... 1 (0.3: a cell may cover up to 70% of the samples and not count).
+public func lineStrength(_ plane: Plane, x: Double, y: Double, angle: Double, halfLength: Int,
+                         quantile: Double = 0.3) -> Float {
+    let w = plane.width, h = plane.height
+    guard w >= 2, h >= 2, halfLength >= 1 else { return 0 }
+    let c = cos(angle), s = sin(angle)
+    var samples: [Float] = []
+    samples.reserveCapacity(2 * halfLength + 1)
+    for t in -halfLength...halfLength {
+        let px = x + Double(t) * c, py = y + Double(t) * s
+        guard px >= 0, py >= 0, px <= Double(w - 1), py <= Double(h - 1) else { continue }
+        let x0 = min(w - 2, Int(px)), y0 = min(h - 2, Int(py))
+        let fx = Float(px - Double(x0)), fy = Float(py - Double(y0))
+        let i = y0 * w + x0
+        let top = plane.data[i] * (1 - fx) + plane.data[i + 1] * fx
+        let bottom = plane.data[i + w] * (1 - fx) + plane.data[i + w + 1] * fx
+        samples.append(top * (1 - fy) + bottom * fy)
+    }
+    guard !samples.isEmpty else { return 0 }
+    samples.sort()
+    return samples[min(samples.count - 1, Int(quantile * Double(samples.count - 1)))]
+}
+
+/// Whether (x, y) lies where ruling lines of two different directions cross: along each of
+/// the first two `angles` the line strength (`lineStrength`) stands at least `level` above
+/// the floor seen along their two bisectors (which at a crossing run along neither line).
+/// The little squares inside a triple-line crossing have corners whose gradients meet at their
+/// centres as a cell's rim does, and line removal leaves a residue where heavy lines cross; a
+/// cell on a single line lifts only one direction.
+public func isOnCrossing(_ contrast: Plane, x: Double, y: Double, angles: [Double], halfLength: Int,
+                         level: Float) -> Bool {
+    guard angles.count >= 2 else { return false }
+    let a = angles[0], b = angles[1]
+    let bisector = (a + b) / 2
+    let floor = min(lineStrength(contrast, x: x, y: y, angle: bisector, halfLength: halfLength),
+                    lineStrength(contrast, x: x, y: y, angle: bisector + .pi / 2, halfLength: halfLength))
+    return lineStrength(contrast, x: x, y: y, angle: a, halfLength: halfLength) - floor >= level
+        && lineStrength(contrast, x: x, y: y, angle: b, halfLength: halfLength) - floor >= level
+}
