@@ -36,33 +36,104 @@ public func radialEdgeCoverage(_ plane: Plane, x: Double, y: Double, r: Double, 
     let alignedCos: Float = 0.985
     let cosLimit: Float = 0.9
     let t2 = threshold * threshold
+    let sectorOf = SectorLocator(sectors: sectors)
+    // Column offsets from the centre and their squares, formed once (same bits as per pixel).
+    let cols = x1 - x0 + 1
+    var columns = [Double](repeating: 0, count: 2 * cols)
+    let innerSq = inner * inner, outerSq = outer * outer
     plane.data.withUnsafeBufferPointer { d in
-        for py in y0...y1 {
-            let dy = Double(py) - y
-            for px in x0...x1 {
-                let dx = Double(px) - x
-                let dist2 = dx * dx + dy * dy
-                guard dist2 >= inner * inner, dist2 <= outer * outer else { continue }
-                let i = py * w + px
-                let gx = (d[i + 1] - d[i - 1]) * 0.5, gy = (d[i + w] - d[i - w]) * 0.5
-                let g2 = gx * gx + gy * gy
-                guard g2 > t2 else { continue }
-                let dist = Float(dist2.squareRoot())
-                let along = (gx * Float(dx) + gy * Float(dy)) / dist
-                guard along * along >= cosLimit * cosLimit * g2 else { continue }
-                var a = atan2(dy, dx)
-                if a < 0 { a += 2 * .pi }
-                hit[min(sectors - 1, Int(a / (2 * .pi) * Double(sectors)))] = true
-                distances.append(dist)
-                facing += 1
-                let g = g2.squareRoot()
-                if normals.contains(where: { abs($0.0 * gx + $0.1 * gy) >= alignedCos * g }) { aligned += 1 }
+        columns.withUnsafeMutableBufferPointer { cb in
+            let dxs = cb.baseAddress!, dx2s = dxs + cols
+            for k in 0..<cols {
+                let dx = Double(x0 + k) - x
+                dxs[k] = dx
+                dx2s[k] = dx * dx
+            }
+            for py in y0...y1 {
+                let dy = Double(py) - y
+                let dy2 = dy * dy
+                // dx * dx + dy * dy >= dy * dy in floating point too: nothing within reach.
+                guard dy2 <= outerSq else { continue }
+                let fdy = Float(dy)
+                let row = d.baseAddress! + py &* w
+                for k in 0..<cols {
+                    let dist2 = dx2s[k] + dy2
+                    guard dist2 >= innerSq, dist2 <= outerSq else { continue }
+                    let i = x0 &+ k
+                    let gx = (row[i &+ 1] - row[i &- 1]) * 0.5, gy = (row[i &+ w] - row[i &- w]) * 0.5
+                    let g2 = gx * gx + gy * gy
+                    guard g2 > t2 else { continue }
+                    let dist = Float(dist2.squareRoot())
+                    let dx = dxs[k]
+                    let along = (gx * Float(dx) + gy * fdy) / dist
+                    guard along * along >= cosLimit * cosLimit * g2 else { continue }
+                    hit[sectorOf(dx: dx, dy: dy)] = true
+                    distances.append(dist)
+                    facing += 1
+                    let g = g2.squareRoot()
+                    for n in normals where abs(n.0 * gx + n.1 * gy) >= alignedCos * g {
+                        aligned += 1
+                        break
+                    }
+                }
             }
         }
     }
     let edgeRadius = Double(selectKth(&distances, distances.count / 2) ?? 0)
     return (Double(hit.filter { $0 }.count) / Double(sectors), edgeRadius,
             facing > 0 ? Double(aligned) / Double(facing) : 0)
+}
+
+/// The angular sector of a direction, `min(sectors - 1, Int(a / 2 pi * sectors))` with `a` its
+/// `atan2` angle in [0, 2 pi), without a libm call for all but the directions within about
+/// 1e-9 rad of a sector boundary.
+///
+/// Why exact: a cheap polynomial guesses the sector; two cross products with the sector's
+/// boundary directions confirm it with a margin far above their rounding error (and above
+/// atan2's), so a confirmed direction lies inside the sector whichever way it is rounded, and
+/// any other goes through the original `atan2` formula.
+struct SectorLocator {
+    let sectors: Int
+    /// Boundary directions (cos, sin) of k * 2 pi / sectors, k = 0 ... sectors.
+    private let boundaries: [(Double, Double)]
+
+    init(sectors: Int) {
+        self.sectors = sectors
+        boundaries = (0...sectors).map { k in
+            let a = 2 * Double.pi * Double(k) / Double(sectors)
+            return (cos(a), sin(a))
+        }
+    }
+
+    /// The sector the original formula gives for the direction (dx, dy).
+    @inline(__always)
+    func callAsFunction(dx: Double, dy: Double) -> Int {
+        let length = abs(dx) + abs(dy)
+        // Sectors of half a turn or more are no cone for the cross-product test.
+        if sectors >= 3, length > 0, length.isFinite {
+            let guess = min(sectors - 1, max(0, Int(approximateTurns(dx: dx, dy: dy) * Double(sectors))))
+            let lower = boundaries[guess], upper = boundaries[guess + 1]
+            // |cross| <= |b| |d| <= length; 1e-9 is many orders above the rounding of both.
+            let margin = 1e-9 * length
+            if lower.0 * dy - lower.1 * dx > margin, upper.0 * dy - upper.1 * dx < -margin { return guess }
+        }
+        var a = atan2(dy, dx)
+        if a < 0 { a += 2 * .pi }
+        return min(sectors - 1, Int(a / (2 * .pi) * Double(sectors)))
+    }
+
+    /// The direction's angle in turns (0 ..< 1) to about 1e-5: a polynomial arctangent on the
+    /// octant's slope. Only a guess; `callAsFunction` confirms it.
+    @inline(__always)
+    private func approximateTurns(dx: Double, dy: Double) -> Double {
+        let ax = abs(dx), ay = abs(dy)
+        let t = min(ax, ay) / max(ax, ay), t2 = t * t
+        var a = t * (0.999_866 + t2 * (-0.330_299_5 + t2 * (0.180_141 + t2 * (-0.085_133 + t2 * 0.020_835_1))))
+        if ay > ax { a = .pi / 2 - a }
+        if dx < 0 { a = .pi - a }
+        if dy < 0 { a = 2 * .pi - a }
+        return a / (2 * .pi)
+    }
 }
 
 /// Robust noise of the central-difference x-derivative of a plane (plane units per pixel):

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import Vision
+
+/// `radialEdgeCoverage` against its first, plain version (atan2 per facing pixel, Double
+/// offsets per pixel), kept here verbatim as the reference: the optimised kernel must return
+/// the same bits.
+@Suite("Ring evidence reference")
+struct RingEvidenceReferenceTests {
+    /// A smoothed log-luminance-like plane: rings (cells) and straight lines (a ruling) on noise.
+    static func ringPlane() -> Plane {
+        var plane = KernelReferenceTests.noisePlane(width: 90, height: 70, seed: 9)
+        for y in 0..<plane.height {
+            for x in 0..<plane.width {
+                let d1 = ((Double(x) - 30.3) * (Double(x) - 30.3) + (Double(y) - 33.7) * (Double(y) - 33.7)).squareRoot()
+                let d2 = ((Double(x) - 62.8) * (Double(x) - 62.8) + (Double(y) - 20.1) * (Double(y) - 20.1)).squareRoot()
+                var v = 0.2 * plane[x, y]
+                if abs(d1 - 9) < 1.5 { v -= 1 }
+                if abs(d2 - 5.5) < 1.2 { v += 0.8 }
+                if abs(Double(y) - 0.3 * Double(x) - 48) < 1 { v -= 0.7 }
+                plane[x, y] = Float(v)
+            }
+        }
+        return gaussianBlur(plane, sigma: 1)
+    }
+
+    @Test func optimisedCoverageMatchesPlainVersion() {
+        let plane = Self.ringPlane()
+        var state: UInt64 = 21
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        var covered = 0
+        for i in 0..<500 {
+            var x = -8 + 106 * next(), y = -8 + 86 * next()
+            // Whole and half pixel centres put facing pixels exactly on sector boundaries.
+            if i % 5 == 0 { x = (2 * x).rounded() / 2; y = (2 * y).rounded() / 2 }
+            let r = 0.5 + 20 * next() * next()
+            let threshold = Float(0.002 + 0.05 * next())
+            let sectors = [16, 16, 16, 1, 2, 3, 7, 12][i % 8]
+            let normals = i % 3 == 0 ? [] : [0.29 + 0.1 * next(), 0.29 + .pi / 2]
+            let got = radialEdgeCoverage(plane, x: x, y: y, r: r, threshold: threshold, sectors: sectors, gridNormals: normals)
+            let want = Self.referenceCoverage(plane, x: x, y: y, r: r, threshold: threshold, sectors: sectors, gridNormals: normals)
+            #expect(got.coverage.bitPattern == want.coverage.bitPattern && got.edgeRadius.bitPattern == want.edgeRadius.bitPattern
+                        && got.gridAligned.bitPattern == want.gridAligned.bitPattern,
+                    "centre (\(x), \(y)) r \(r) t \(threshold) sectors \(sectors): \(got) vs \(want)")
+            if want.coverage > 0.5 { covered += 1 }
+        }
+        #expect(covered > 20)
+    }
+
+    /// Directions on, next to and between the sector boundaries, and the axes.
+    @Test func sectorLocatorMatchesAtan2() {
+        for sectors in [3, 4, 7, 16, 360] {
+            let locate = SectorLocator(sectors: sectors)
+            var directions: [(Double, Double)] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1e-300), (-1, -1e-300), (-1, 1e-300),
+                                                  (3, 4), (-0.5, 0.5), (1e-300, 1), (0, 1e300)]
+            for k in 0...sectors {
+                let a = 2 * Double.pi * Double(k) / Double(sectors)
+                for da in [-1e-6, -1e-12, 0, 1e-12, 1e-6, 0.3 * 2 * .pi / Double(sectors)] {
+                    for length in [1e-3, 1.0, 7.5, 1e4] { directions.append((length * cos(a + da), length * sin(a + da))) }
+                }
+            }
+            for (dx, dy) in directions {
+                var a = atan2(dy, dx)
+                if a < 0 { a += 2 * .pi }
+                let want = min(sectors - 1, Int(a / (2 * .pi) * Double(sectors)))
+                #expect(locate(dx: dx, dy: dy) == want, "sectors \(sectors) direction (\(dx), \(dy))")
+            }
+        }
+    }
+
+    static func referenceCoverage(_ plane: Plane, x: Double, y: Double, r: Double, threshold: Float,
+                                   sectors: Int = 16, gridNormals: [Double] = [])
+        -> (coverage: Double, edgeRadius: Double, gridAligned: Double) {
+        let w = plane.width, h = plane.height
+        guard w >= 3, h >= 3, r > 0, sectors > 0 else { return (0, 0, 0) }
+        let inner = 0.3 * r, outer = 1.6 * r
+        let x0 = max(1, Int((x - outer).rounded(.down))), x1 = min(w - 2, Int((x + outer).rounded(.up)))
+        let y0 = max(1, Int((y - outer).rounded(.down))), y1 = min(h - 2, Int((y + outer).rounded(.up)))
+        guard x0 <= x1, y0 <= y1 else { return (0, 0, 0) }
+        var hit = [Bool](repeating: false, count: sectors)
+        var distances: [Float] = []
+        var aligned = 0, facing = 0
+        // Grid normals as unit vectors; alignment is |cos| >= cos 10 degrees (either sign).
+        let normals = gridNormals.map { (Float(cos($0)), Float(sin($0))) }
+        let alignedCos: Float = 0.985
+        let cosLimit: Float = 0.9
+        let t2 = threshold * threshold
+        plane.data.withUnsafeBufferPointer { d in
+            for py in y0...y1 {
+                let dy = Double(py) - y
+                for px in x0...x1 {
+                    let dx = Double(px) - x
+                    let dist2 = dx * dx + dy * dy
+                    guard dist2 >= inner * inner, dist2 <= outer * outer else { continue }
+                    let i = py * w + px
+                    let gx = (d[i + 1] - d[i - 1]) * 0.5, gy = (d[i + w] - d[i - w]) * 0.5
+                    let g2 = gx * gx + gy * gy
+                    guard g2 > t2 else { continue }
+                    let dist = Float(dist2.squareRoot())
+                    let along = (gx * Float(dx) + gy * Float(dy)) / dist
+                    guard along * along >= cosLimit * cosLimit * g2 else { continue }
+                    var a = atan2(dy, dx)
+                    if a < 0 { a += 2 * .pi }
+                    hit[min(sectors - 1, Int(a / (2 * .pi) * Double(sectors)))] = true
+                    distances.append(dist)
+                    facing += 1
+                    let g = g2.squareRoot()
+                    if normals.contains(where: { abs($0.0 * gx + $0.1 * gy) >= alignedCos * g }) { aligned += 1 }
+                }
+            }
+        }
+        let edgeRadius = Double(selectKth(&distances, distances.count / 2) ?? 0)
+        return (Double(hit.filter { $0 }.count) / Double(sectors), edgeRadius,
+                facing > 0 ? Double(aligned) / Double(facing) : 0)
+    }
+}
