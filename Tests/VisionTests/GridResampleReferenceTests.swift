@@ -17,6 +17,21 @@ struct GridResampleReferenceTests {
         }
     }
 
+    /// Several directions in one pass (groups of four, two and one), each as the reference.
+    @Test func batchedProjectionProfilesMatchReference() {
+        let plane = LineProfileReferenceTests.ruledPlane(width: 151, height: 97)
+        for count in [1, 2, 3, 4, 5, 7, 13] {
+            let degrees = (0..<count).map { 30.0 + 37.3 * Double($0) }
+            let got = projectionProfiles(plane, normalAngles: degrees.map { $0 * .pi / 180 })
+            #expect(got.count == count)
+            for (deg, g) in zip(degrees, got) {
+                let want = Self.referenceProfile(plane, normalAngle: deg * .pi / 180)
+                #expect(g.origin.bitPattern == want.origin.bitPattern
+                        && g.profile.elementsEqual(want.profile) { $0.bitPattern == $1.bitPattern }, "\(count) directions: normal \(deg)")
+            }
+        }
+    }
+
     /// The polynomial bin against atan2f: random directions at several scales, the axes, both
     /// zeros, diagonals and directions right on bin edges (tan of whole degrees).
     @Test func orientationBinMatchesAtan2() {

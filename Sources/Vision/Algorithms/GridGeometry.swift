@@ -105,54 +105,175 @@ public func perpendicularPeaks(_ histogram: [Double], tolerance: Int = 4) -> (fi
 ///   - normalAngle: direction of the normal, radians.
 /// - Returns: the profile and the coordinate of its first bin.
 public func projectionProfile(_ plane: Plane, normalAngle: Double) -> (profile: [Double], origin: Double) {
+    projectionProfiles(plane, normalAngles: [normalAngle])[0]
+}
+
+/// `projectionProfile` at several normal angles in one pass over the plane: the same profiles
+/// bit for bit, faster. Each angle's bin sums form one long chain of dependent additions (their
+/// order is fixed: bins are shared across rows); running up to four independent chains side by
+/// side lets the processor overlap them.
+public func projectionProfiles(_ plane: Plane, normalAngles: [Double]) -> [(profile: [Double], origin: Double)] {
     let w = plane.width, h = plane.height
-    guard w > 0, h > 0 else { return ([], 0) }
-    let nx = cos(normalAngle), ny = sin(normalAngle)
-    let corners = [0.0, nx * Double(w - 1), ny * Double(h - 1), nx * Double(w - 1) + ny * Double(h - 1)]
-    let lo = corners.min()!, hi = corners.max()!
-    let bins = Int(hi - lo) + 1
-    var sums = [Double](repeating: 0, count: bins), counts = [Double](repeating: 0, count: bins)
-    // Per row the bin index advances by nx per pixel, so runs of pixels share a bin: each run
-    // is summed in a register starting from the bin's stored sum (the same additions in the
-    // same order as adding to the bin in memory, without a store-to-load round trip per pixel).
+    guard w > 0, h > 0 else { return normalAngles.map { _ in ([], 0) } }
+    let layouts = normalAngles.map { ProjectionLayout(width: w, height: h, normalAngle: $0) }
+    var next = 0
+    while next < layouts.count {
+        let group = min(4, layouts.count - next)
+        if group == 4 {
+            accumulateFour(plane, layouts[next], layouts[next + 1], layouts[next + 2], layouts[next + 3])
+        } else {
+            accumulateTwo(plane, layouts[next], group >= 2 ? layouts[next + 1] : nil)
+        }
+        next += group >= 4 ? 4 : min(group, 2)
+    }
+    return layouts.map { $0.profile(width: w, height: h) }
+}
+
+/// One projection's bins and their running sums and pixel counts (a class: up to four are
+/// filled side by side).
+private final class ProjectionLayout {
+    let ny: Double, lo: Double, bins: Int, fx: Float
+    var sums: [Double], counts: [Double]
+
+    init(width w: Int, height h: Int, normalAngle: Double) {
+        let nx = cos(normalAngle)
+        ny = sin(normalAngle)
+        let corners = [0.0, nx * Double(w - 1), ny * Double(h - 1), nx * Double(w - 1) + ny * Double(h - 1)]
+        lo = corners.min()!
+        bins = Int(corners.max()! - lo) + 1
+        fx = Float(nx)
+        sums = [Double](repeating: 0, count: bins)
+        counts = sums
+    }
+
+    /// Bin means, the sparse corner bins trimmed off.
+    func profile(width w: Int, height h: Int) -> (profile: [Double], origin: Double) {
+        var profile = [Double](repeating: 0, count: bins)
+        for i in 0..<bins { profile[i] = counts[i] > 0 ? sums[i] / counts[i] : 0 }
+        // Bins near the image corners hold few pixels and are noisy: replace by the neighbour.
+        let minCount = Double(min(w, h)) * 0.25
+        var firstGood = 0, lastGood = bins - 1
+        while firstGood < bins - 1 && counts[firstGood] < minCount { firstGood += 1 }
+        while lastGood > 0 && counts[lastGood] < minCount { lastGood -= 1 }
+        if firstGood <= lastGood {
+            return (Array(profile[firstGood...lastGood]), lo + Double(firstGood))
+        }
+        return (profile, lo)
+    }
+}
+
+/// The scan state of one projection within a row. Per row the bin index advances by nx per
+/// pixel, so runs of pixels share a bin: each run is summed in a register starting from the
+/// bin's stored sum (the same additions in the same order as adding to the bin in memory,
+/// without a store-to-load round trip per pixel).
+private struct ProjectionLane {
+    let sums: UnsafeMutablePointer<Double>, counts: UnsafeMutablePointer<Double>
+    let last: Int, fx: Float, ny: Double, lo: Double
+    var base: Float = 0, current = 0, sum = 0.0, run = 0.0
+
+    init(_ sums: UnsafeMutablePointer<Double>, _ counts: UnsafeMutablePointer<Double>, _ layout: ProjectionLayout) {
+        self.sums = sums
+        self.counts = counts
+        last = layout.bins - 1
+        fx = layout.fx
+        ny = layout.ny
+        lo = layout.lo
+    }
+
+    @inline(__always) mutating func startRow(_ y: Int) {
+        base = Float(Double(y) * ny - lo)
+        current = min(last, max(0, Int(base)))
+        sum = sums[current]
+        run = 0
+    }
+
+    @inline(__always) mutating func add(_ x: Int, _ v: Double) {
+        let b = min(last, max(0, Int(base + Float(x) * fx)))
+        if b != current {
+            sums[current] = sum
+            counts[current] += run
+            current = b
+            sum = sums[b]
+            run = 0
+        }
+        sum += v
+        run += 1
+    }
+
+    @inline(__always) func endRow() {
+        sums[current] = sum
+        counts[current] += run
+    }
+}
+
+/// Calls `body` with the sums and counts of a layout as pointers.
+private func withLane<R>(_ layout: ProjectionLayout, _ body: (ProjectionLane) -> R) -> R {
+    layout.sums.withUnsafeMutableBufferPointer { s in
+        layout.counts.withUnsafeMutableBufferPointer { c in body(ProjectionLane(s.baseAddress!, c.baseAddress!, layout)) }
+    }
+}
+
+/// Fills `a` and, when given, `b` in one pass.
+private func accumulateTwo(_ plane: Plane, _ a: ProjectionLayout, _ b: ProjectionLayout?) {
+    let w = plane.width, h = plane.height
     plane.data.withUnsafeBufferPointer { d in
-        sums.withUnsafeMutableBufferPointer { sm in
-            counts.withUnsafeMutableBufferPointer { ct in
-                let fx = Float(nx)
+        withLane(a) { la in
+            var la = la
+            guard let b else {
                 for y in 0..<h {
-                    let base = Float(Double(y) * ny - lo)
-                    let row = d.baseAddress! + y * w
-                    var current = min(bins - 1, max(0, Int(base)))
-                    var sum = sm[current], run = 0.0
+                    let row = d.baseAddress! + y &* w
+                    la.startRow(y)
+                    for x in 0..<w { la.add(x, Double(row[x])) }
+                    la.endRow()
+                }
+                return
+            }
+            withLane(b) { lb in
+                var lb = lb
+                for y in 0..<h {
+                    let row = d.baseAddress! + y &* w
+                    la.startRow(y)
+                    lb.startRow(y)
                     for x in 0..<w {
-                        let b = min(bins - 1, max(0, Int(base + Float(x) * fx)))
-                        if b != current {
-                            sm[current] = sum
-                            ct[current] += run
-                            current = b
-                            sum = sm[b]
-                            run = 0
-                        }
-                        sum += Double(row[x])
-                        run += 1
+                        let v = Double(row[x])
+                        la.add(x, v)
+                        lb.add(x, v)
                     }
-                    sm[current] = sum
-                    ct[current] += run
+                    la.endRow()
+                    lb.endRow()
                 }
             }
         }
     }
-    var profile = [Double](repeating: 0, count: bins)
-    for i in 0..<bins { profile[i] = counts[i] > 0 ? sums[i] / counts[i] : 0 }
-    // Bins near the image corners hold few pixels and are noisy: replace by the neighbour.
-    let minCount = Double(min(w, h)) * 0.25
-    var firstGood = 0, lastGood = bins - 1
-    while firstGood < bins - 1 && counts[firstGood] < minCount { firstGood += 1 }
-    while lastGood > 0 && counts[lastGood] < minCount { lastGood -= 1 }
-    if firstGood <= lastGood {
-        return (Array(profile[firstGood...lastGood]), lo + Double(firstGood))
+}
+
+/// Fills four layouts in one pass.
+private func accumulateFour(_ plane: Plane, _ a: ProjectionLayout, _ b: ProjectionLayout,
+                            _ c: ProjectionLayout, _ e: ProjectionLayout) {
+    let w = plane.width, h = plane.height
+    plane.data.withUnsafeBufferPointer { d in
+        withLane(a) { la in withLane(b) { lb in withLane(c) { lc in withLane(e) { le in
+            var la = la, lb = lb, lc = lc, le = le
+            for y in 0..<h {
+                let row = d.baseAddress! + y &* w
+                la.startRow(y)
+                lb.startRow(y)
+                lc.startRow(y)
+                le.startRow(y)
+                for x in 0..<w {
+                    let v = Double(row[x])
+                    la.add(x, v)
+                    lb.add(x, v)
+                    lc.add(x, v)
+                    le.add(x, v)
+                }
+                la.endRow()
+                lb.endRow()
+                lc.endRow()
+                le.endRow()
+            }
+        } } } }
     }
-    return (profile, lo)
 }
 
 /// Dominant period of a 1-D profile by normalised autocorrelation after removing the trend

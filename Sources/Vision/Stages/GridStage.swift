@@ -49,32 +49,35 @@ func refineLineNormal(_ contrast: Plane, degrees: Double) -> Double {
     // The coarse 0.5-degree stage runs on a further 2x-reduced copy: a quarter of the work,
     // and half-degree steps do not need the resolution.
     let coarse = downsample(contrast, factor: 2)
-    func sharpness(_ deg: Double, on plane: Plane) -> Double {
-        let (profile, _) = projectionProfile(plane, normalAngle: deg * .pi / 180)
-        guard profile.count > 8 else { return 0 }
-        var energy = 0.0
-        for i in 1..<(profile.count - 1) {
-            let d = profile[i] - 0.5 * (profile[i - 1] + profile[i + 1])
-            energy += d * d
+    /// Detrended energy of each direction's profile, all directions projected in one pass.
+    func sharpness(_ degrees: [Double], on plane: Plane) -> [Double] {
+        projectionProfiles(plane, normalAngles: degrees.map { $0 * .pi / 180 }).map { profile, _ in
+            guard profile.count > 8 else { return 0 }
+            var energy = 0.0
+            for i in 1..<(profile.count - 1) {
+                let d = profile[i] - 0.5 * (profile[i - 1] + profile[i + 1])
+                energy += d * d
+            }
+            return energy
         }
-        return energy
     }
     var best = degrees
     // The last stage starts from a direction the previous fine stage has already scored.
     var fineScores: [(degrees: Double, value: Double)] = []
-    func fineSharpness(_ deg: Double) -> Double {
-        if let known = fineScores.first(where: { $0.degrees == deg }) { return known.value }
-        let v = sharpness(deg, on: contrast)
-        fineScores.append((deg, v))
-        return v
-    }
     for (step, reach, fine) in [(0.5, 6, false), (0.15, 2, true), (0.05, 1, true)] {
         let centre = best
-        func score(_ deg: Double) -> Double { fine ? fineSharpness(deg) : sharpness(deg, on: coarse) }
-        var bestValue = score(centre)
-        for k in -reach...reach where k != 0 {
-            let candidate = centre + Double(k) * step
-            let v = score(candidate)
+        // The centre first, then k = -reach ... reach; compared in that order as one by one.
+        let candidates = [centre] + (-reach...reach).filter { $0 != 0 }.map { centre + Double($0) * step }
+        let scores: [Double]
+        if fine {
+            let unknown = candidates.filter { deg in !fineScores.contains { $0.degrees == deg } }
+            fineScores += zip(unknown, sharpness(unknown, on: contrast)).map { ($0, $1) }
+            scores = candidates.map { deg in fineScores.first { $0.degrees == deg }!.value }
+        } else {
+            scores = sharpness(candidates, on: coarse)
+        }
+        var bestValue = scores[0]
+        for (candidate, v) in zip(candidates, scores).dropFirst() {
             if v > bestValue { bestValue = v; best = candidate }
         }
     }
