@@ -74,18 +74,6 @@ struct CentreSeedsTests {
         #expect(seeds.allSatisfy { hypot($0.x - 20.3, $0.y - 29.8) >= 2 })
         #expect(seeds.contains { hypot($0.x - 40, $0.y - 30) <= 1.5 && $0.seeded && $0.score == 0 })
     }
-
-    @Test func seedsOnALineNeedADetectedNeighbour() {
-        var lines = Plane(width: 50, height: 50)
-        for x in 0..<50 { lines[x, 10] = 1 }
-        let onLine = Candidate(x: 20, y: 10, r: 6, score: 0, contrast: 0, seeded: true)
-        let open = Candidate(x: 20, y: 40, r: 6, score: 0, contrast: 0, seeded: true)
-        let alone = anchorSeedsOnLines([onLine, open], lines: lines, lineLevel: 0.1, reach: 15, scale: 1, shift: 0)
-        #expect(alone == [open])
-        let neighbour = Candidate(x: 30, y: 12, r: 6, score: 4, contrast: 0.1)
-        let kept = anchorSeedsOnLines([onLine, open, neighbour], lines: lines, lineLevel: 0.1, reach: 15, scale: 1, shift: 0)
-        #expect(kept == [onLine, open, neighbour])
-    }
 }
 
 @Suite("Crossings")

@@ -122,25 +122,3 @@ func seedCandidates(_ voteMap: Plane, besides found: [Candidate], minR: Double, 
     }
     return seeds
 }
-
-/// Drops seeded candidates lying on a removed ruling line (line strength at least
-/// `lineLevel` in `lines`, working scale) unless a detector candidate survived within
-/// `reach` image pixels. The small squares inside a triple-line crossing have corners whose
-/// gradients meet at their centres like a cell's rim; a real cell on a line is nearly always
-/// among others in a sample worth counting, while a blank chamber has crossings alone.
-///
-/// - Parameters:
-///   - candidates: image pixels.
-///   - scale, shift: image = working * scale + shift.
-func anchorSeedsOnLines(_ candidates: [Candidate], lines: Plane, lineLevel: Float, reach: Double,
-                        scale: Double, shift: Double) -> [Candidate] {
-    let anchors = candidates.filter { !$0.seeded }
-    return candidates.filter { c in
-        guard c.seeded else { return true }
-        let wx = Int(((c.x - shift) / scale).rounded()), wy = Int(((c.y - shift) / scale).rounded())
-        guard wx >= 0, wy >= 0, wx < lines.width, wy < lines.height,
-              lines.data[wy * lines.width + wx] >= lineLevel else { return true }
-        return anchors.contains { a in (a.x - c.x) * (a.x - c.x) + (a.y - c.y) * (a.y - c.y) < reach * reach }
-    }
-}
-

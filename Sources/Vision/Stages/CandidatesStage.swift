@@ -112,14 +112,14 @@ struct CandidatesStage: Stage {
             }
         }
         if config.crossingLineContrast > 0, let angles = frame.grid?.angles, angles.count >= 2 {
+            // A seed has no detector response to vouch for it, and the corners of the squares
+            // where even faint lines cross point at a common centre: seeds stand on no
+            // crossing of lines a third as strong as the faintest cell.
+            let seedLevel = min(config.crossingLineContrast, 0.3 * config.minContrast)
             found = found.filter { c in
                 !isOnCrossing(contrast, x: (c.x - shift) / s, y: (c.y - shift) / s, angles: angles,
-                              halfLength: length / 2, level: Float(config.crossingLineContrast))
+                              halfLength: length / 2, level: Float(c.seeded ? seedLevel : config.crossingLineContrast))
             }
-        }
-        if config.seedMinVotes > 0 {
-            found = anchorSeedsOnLines(found, lines: separated.lines, lineLevel: Float(2 * config.minContrast),
-                                       reach: 3 * config.maxRadiusPx, scale: s, shift: shift)
         }
         frame.candidates = found
     }
