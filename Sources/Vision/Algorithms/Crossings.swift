@@ -42,9 +42,14 @@ public func isOnCrossing(_ contrast: Plane, x: Double, y: Double, angles: [Doubl
                          level: Float) -> Bool {
     guard angles.count >= 2 else { return false }
     let a = angles[0], b = angles[1]
+    // The contrast map is non-negative, so so is the floor: a direction below `level` decides
+    // without the other three quantiles (most candidates lie on no line).
+    let alongA = lineStrength(contrast, x: x, y: y, angle: a, halfLength: halfLength)
+    guard alongA >= level else { return false }
+    let alongB = lineStrength(contrast, x: x, y: y, angle: b, halfLength: halfLength)
+    guard alongB >= level else { return false }
     let bisector = (a + b) / 2
     let floor = min(lineStrength(contrast, x: x, y: y, angle: bisector, halfLength: halfLength),
                     lineStrength(contrast, x: x, y: y, angle: bisector + .pi / 2, halfLength: halfLength))
-    return lineStrength(contrast, x: x, y: y, angle: a, halfLength: halfLength) - floor >= level
-        && lineStrength(contrast, x: x, y: y, angle: b, halfLength: halfLength) - floor >= level
+    return alongA - floor >= level && alongB - floor >= level
 }
