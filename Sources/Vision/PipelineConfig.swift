@@ -112,7 +112,8 @@ public struct PipelineConfig: Sendable, Equatable {
     /// DoG: also take cell centres where the whole image's boundary gradients meet
     /// (`centreSeeds`): a clump or chain of touching cells is one blob to the DoG but each
     /// cell's rim still points at its own centre. A centre needs this many votes, in units of
-    /// the smallest cell's circumference. 0 = off.
+    /// the smallest cell's circumference. 0 = off; the seeds vote on the boundary test's map,
+    /// so they are off too when `minEdgeCoverage` is 0.
     public var seedMinVotes: Double = 7
     /// Candidates where both ruling directions carry a line at least this strong (log contrast
     /// above the floor along their bisectors; `isOnCrossing`) are dropped: heavy crossings
