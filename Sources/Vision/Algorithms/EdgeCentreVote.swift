@@ -34,30 +34,18 @@ public func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: 
     // Sobel components and magnitudes; only pixels well above the window's median gradient
     // vote (flat background and noise stay silent without an image-wide noise estimate).
     var gxs = [Float](repeating: 0, count: iw * ih), gys = gxs, mags = gxs
-    image.pixels.withUnsafeBufferPointer { px in
-        grey.withUnsafeMutableBufferPointer { g in
-            for yy in 0..<wh {
-                let row = ((y0 - 1 + yy) * w + x0 - 1) * 3
-                let o = yy &* ww
-                for xx in 0..<ww {
-                    let p = row &+ xx &* 3
-                    g[o &+ xx] = Float(Int(px[p]) &+ 2 &* Int(px[p &+ 1]) &+ Int(px[p &+ 2]))
-                }
-            }
-        }
+    grey.withUnsafeMutableBufferPointer { g in
+        readGreyWindow(image, x0: x0 - 1, y0: y0 - 1, width: ww, height: wh, into: g.baseAddress!)
     }
     grey.withUnsafeBufferPointer { g in
         gxs.withUnsafeMutableBufferPointer { gxo in
             gys.withUnsafeMutableBufferPointer { gyo in
                 mags.withUnsafeMutableBufferPointer { mo in
                     for yy in 0..<ih {
-                        let up = g.baseAddress! + yy &* ww, mid = up + ww, down = mid + ww
                         let k0 = yy &* iw
+                        sobelRow(g.baseAddress!, width: ww, row: yy, gx: gxo.baseAddress! + k0, gy: gyo.baseAddress! + k0)
                         for xx in 0..<iw {
-                            let gx = (up[xx &+ 2] + 2 * mid[xx &+ 2] + down[xx &+ 2]) - (up[xx] + 2 * mid[xx] + down[xx])
-                            let gy = (down[xx] + 2 * down[xx &+ 1] + down[xx &+ 2]) - (up[xx] + 2 * up[xx &+ 1] + up[xx &+ 2])
-                            gxo[k0 &+ xx] = gx
-                            gyo[k0 &+ xx] = gy
+                            let gx = gxo[k0 &+ xx], gy = gyo[k0 &+ xx]
                             mo[k0 &+ xx] = (gx * gx + gy * gy).squareRoot()
                         }
                     }
