@@ -16,8 +16,12 @@ public struct Candidate: Sendable, Equatable {
     public var coverage: Double
     /// Found by `centreSeeds` rather than by the detector (score 0: no detector response).
     public var seeded: Bool
+    /// Taken by the detector only as a bright spot smaller than a cell
+    /// (`BlobDetectorSettings.brightSpotLevel`): it still has to show a cell's dark rim.
+    public var brightSpot: Bool
     public init(x: Double, y: Double, r: Double, score: Double, contrast: Double, coverage: Double = 0,
-                seeded: Bool = false) {
+                seeded: Bool = false, brightSpot: Bool = false) {
+        self.brightSpot = brightSpot
         self.x = x
         self.y = y
         self.r = r

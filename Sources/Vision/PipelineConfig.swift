@@ -115,6 +115,16 @@ public struct PipelineConfig: Sendable, Equatable {
     /// the smallest cell's circumference. 0 = off; the seeds vote on the boundary test's map,
     /// so they are off too when `minEdgeCoverage` is 0.
     public var seedMinVotes: Double = 7
+    /// DoG: a spot smaller than the smallest cell is still a candidate when its centre is at
+    /// least this much brighter than the background (log luminance, smoothed): a defocused
+    /// live cell shows as a bright spot, its dark rim spread thin. The boundary and size tests
+    /// downstream still decide. Debris specks absorb, so they stay out. 0 = off; also off
+    /// when `minEdgeCoverage` is 0 (the rule reads the boundary test's map).
+    public var brightSpotLevel: Double = 0.1
+    /// Such a spot must lie inside a dark rim at least this deep (log luminance below the
+    /// background; `darkRimDepth` between 0.8 and 2 smallest radii): a bright speck of debris
+    /// or glare has none.
+    public var brightSpotRimDepth: Double = 0.02
     /// Candidates where both ruling directions carry a line at least this strong (log contrast
     /// above the floor along their bisectors; `isOnCrossing`) are dropped: heavy crossings
     /// leave residues and little squares that look like cells. 0 = off.

@@ -56,6 +56,8 @@ enum ConfigKey {
             .flag("splitElongated", \.splitElongated),
             .flag("detectHoles", \.detectHoles),
             .number("seedMinVotes", \.seedMinVotes, 0...1000),
+            .number("brightSpotLevel", \.brightSpotLevel, 0...100),
+            .number("brightSpotRimDepth", \.brightSpotRimDepth, 0...100),
             .number("crossingLineContrast", \.crossingLineContrast, 0...100),
             .number("candidateRadiusFloor", \.candidateRadiusFloor, 0...1),
             .number("minCircularity", \.minCircularity, 0...1),

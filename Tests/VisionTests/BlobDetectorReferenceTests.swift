@@ -34,6 +34,7 @@ struct BlobDetectorReferenceTests {
         a.count == b.count && zip(a, b).allSatisfy { p, q in
             p.x.bitPattern == q.x.bitPattern && p.y.bitPattern == q.y.bitPattern && p.r.bitPattern == q.r.bitPattern
                 && p.score.bitPattern == q.score.bitPattern && p.contrast.bitPattern == q.contrast.bitPattern
+                && p.brightSpot == q.brightSpot
         }
     }
 
@@ -43,15 +44,21 @@ struct BlobDetectorReferenceTests {
         let plane = Self.blobPlane(width: size.0, height: size.1, seed: UInt64(size.0 * 1000 + size.1))
         var support = KernelReferenceTests.noisePlane(width: size.0, height: size.1, seed: 5)
         for i in 0..<support.count where i % 3 == 0 { support.data[i] = 0 }
+        // The signed plane as brightness: its small bright discs are spots.
         for holes in [false, true] {
             for split in [false, true] {
-                let settings = BlobDetectorSettings(minRadius: 2, maxRadius: 5, levels: 5, minScore: 3,
-                                                    minContrast: 0.05, maxEdgeRatio: 4, splitElongated: split,
-                                                    holes: holes)
-                let fast = detectBlobs(plane, settings: settings, holeSupport: support, exhaustiveScan: false)
-                let plain = detectBlobs(plane, settings: settings, holeSupport: support, exhaustiveScan: true)
-                #expect(Self.sameCandidates(fast, plain), "size \(size) holes \(holes) split \(split)")
-                if size.0 * size.1 > 5000 { #expect(fast.count > 5, "size \(size): \(fast.count) candidates") }
+                for spotLevel in [0, 0.1] {
+                    let settings = BlobDetectorSettings(minRadius: 2, maxRadius: 5, levels: 5, minScore: 3,
+                                                        minContrast: 0.05, maxEdgeRatio: 4, splitElongated: split,
+                                                        holes: holes, brightSpotLevel: spotLevel)
+                    let fast = detectBlobs(plane, settings: settings, holeSupport: support, brightness: plane,
+                                           exhaustiveScan: false)
+                    let plain = detectBlobs(plane, settings: settings, holeSupport: support, brightness: plane,
+                                            exhaustiveScan: true)
+                    let label = "size \(size) holes \(holes) split \(split) spots \(spotLevel)"
+                    #expect(Self.sameCandidates(fast, plain), "\(label)")
+                    if size.0 * size.1 > 5000 { #expect(fast.count > 5, "\(label): \(fast.count) candidates") }
+                }
             }
         }
     }

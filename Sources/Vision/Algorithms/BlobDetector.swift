@@ -22,10 +22,17 @@ public struct BlobDetectorSettings: Sendable, Equatable {
     /// quarter of `minContrast`: a dip in a line-free contrast map is a cell only where a line
     /// was removed; elsewhere it is noise (and costs a boundary test each).
     public var holes: Bool
+    /// A peak on the smallest level that does not grow from the speck level below is still a
+    /// candidate where `brightness` (same size as the plane: the signed log luminance) at the
+    /// peak is at least this: a defocused live cell shows as a bright spot smaller than the
+    /// cell, its dark rim spread too thin to count. Debris specks absorb (they are dark) and
+    /// stay out. 0 = off (every peak must grow from the speck level).
+    public var brightSpotLevel: Double
     public init(minRadius: Double, maxRadius: Double, levels: Int = 8, minScore: Double = 6,
                 minContrast: Double = 0, maxEdgeRatio: Double = 6, splitElongated: Bool = false,
-                maxSplitRatio: Double = 12, holes: Bool = false) {
+                maxSplitRatio: Double = 12, holes: Bool = false, brightSpotLevel: Double = 0) {
         self.holes = holes
+        self.brightSpotLevel = brightSpotLevel
         self.splitElongated = splitElongated
         self.maxSplitRatio = maxSplitRatio
         self.minRadius = minRadius
@@ -43,13 +50,17 @@ public struct BlobDetectorSettings: Sendable, Equatable {
 /// objects smaller than the range (debris specks) peak outside it and are dropped; above the
 /// range one level is searched (rings peak high) and one more serves as its upper neighbour. Radius = sqrt(2) sigma for a filled disc.
 /// - Returns: candidates in the plane's pixel coordinates, sub-pixel refined, unsorted.
-public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Plane? = nil) -> [Candidate] {
-    detectBlobs(plane, settings: settings, holeSupport: holeSupport, exhaustiveScan: false)
+///   - brightness: the signed log luminance the bright-spot rule reads
+///     (`BlobDetectorSettings.brightSpotLevel`); nil or another size turns the rule off.
+public func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Plane? = nil,
+                        brightness: Plane? = nil) -> [Candidate] {
+    detectBlobs(plane, settings: settings, holeSupport: holeSupport, brightness: brightness, exhaustiveScan: false)
 }
 
 /// `detectBlobs`; `exhaustiveScan` puts every pixel through the full peak test, without the
 /// SIMD pre-filter (the plain version the tests compare against).
-func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Plane?, exhaustiveScan: Bool) -> [Candidate] {
+func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Plane?, brightness: Plane? = nil,
+                 exhaustiveScan: Bool) -> [Candidate] {
     guard plane.width >= 3, plane.height >= 3,
           settings.minRadius > 0, settings.maxRadius >= settings.minRadius else { return [] }
     let w = plane.width, h = plane.height
@@ -81,8 +92,13 @@ func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Pl
     // A quarter of the contrast floor: some line was removed here, not just noise (a cell's
     // own edge blurs the line estimate down beside it).
     let minSupport = Float(0.25 * settings.minContrast)
+    let bright = settings.brightSpotLevel > 0
+        ? brightness.flatMap { $0.width == w && $0.height == h ? $0.data : nil } ?? [] : []
+    let brightLevel = Float(settings.brightSpotLevel)
     func scan(level j: Int, below belowPlane: Plane, at plane: Plane, above abovePlane: Plane, noise noiseJ: Float) {
         let threshold = Float(settings.minScore) * noiseJ
+        // Only the smallest level: a spot that peaks below it is the cell's core, not the cell.
+        let brightSpots = j == 1 && !bright.isEmpty
         for sign: Float in (settings.holes && !support.isEmpty ? [1, -1] : [1]) {
             plane.data.withUnsafeBufferPointer { d in
                 belowPlane.data.withUnsafeBufferPointer { below in
@@ -90,7 +106,9 @@ func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Pl
                         // One pixel, every test in full. `continue` in the scan = `return` here.
                         @inline(__always) func visit(_ x: Int, _ y: Int, _ i: Int) {
                             let v = sign * d[i]
-                            if v < threshold || v < sign * below[i] { return }
+                            if v < threshold { return }
+                            let spot = v < sign * below[i]
+                            if spot && !(sign > 0 && brightSpots && bright[i] >= brightLevel) { return }
                             if sign < 0 && support[i] < minSupport { return }
                             // Strict on the previous neighbours, non-strict on the next: one
                             // peak per plateau.
@@ -129,7 +147,7 @@ func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Pl
                                                             y: Double(y) + side * offset * Double(ey / norm2),
                                                             r: max(0.65 * rBlob, settings.minRadius),
                                                             score: Double(v / noiseJ),
-                                                            contrast: Double(v)), v * 0.9))
+                                                            contrast: Double(v), brightSpot: spot), v * 0.9))
                                 }
                                 return
                             }
@@ -141,7 +159,7 @@ func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Pl
                             let os = (den < 0 && c <= v) ? max(j == 1 ? 0 : -0.5, min(0.5, 0.5 * (a - c) / den)) : 0
                             peaks.append((Candidate(x: Double(x) + Double(ox), y: Double(y) + Double(oy),
                                                     r: radius(Double(j) + Double(os)) / ringScale,
-                                                    score: Double(v / noiseJ), contrast: Double(v)), v))
+                                                    score: Double(v / noiseJ), contrast: Double(v), brightSpot: spot), v))
                         }
                         // Nearly every pixel fails the first tests (threshold, growth from the
                         // level below, hole support, local maximum); eight at a time are ruled
@@ -156,7 +174,7 @@ func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Pl
                         @inline(__always) func load(_ p: UnsafePointer<Float>) -> V {
                             UnsafeRawPointer(p).loadUnaligned(as: V.self)
                         }
-                        support.withUnsafeBufferPointer { sup in
+                        bright.withUnsafeBufferPointer { br in support.withUnsafeBufferPointer { sup in
                             for y in 1..<(h - 1) {
                                 let row = y &* w
                                 var x = 1
@@ -164,7 +182,10 @@ func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Pl
                                     let i = row &+ x
                                     let dv = load(dp + i), bv = load(bp + i)
                                     let ruledOut: SIMDMask<SIMD8<Int32>>
-                                    if sign > 0 {
+                                    if sign > 0 && brightSpots {
+                                        let spot = load(br.baseAddress! + i) .>= V(repeating: brightLevel)
+                                        ruledOut = (dv .< tv) .| ((dv .< bv) .& .!spot)
+                                    } else if sign > 0 {
                                         ruledOut = (dv .< tv) .| (dv .< bv)
                                     } else {
                                         ruledOut = (dv .> tv) .| (dv .> bv) .| (load(sup.baseAddress! + i) .< sv)
@@ -195,7 +216,7 @@ func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Pl
                                     x &+= 1
                                 }
                             }
-                        }
+                        } }
                     }
                 }
             }
@@ -267,7 +288,13 @@ func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Pl
                 for k in buckets[ny * columns + nx] ?? [] {
                     let o = found[k]
                     let limit = o.r <= swallowRatio * c.r ? max(0.6 * min(o.r, c.r), 0.8 * o.r) : 0.6 * c.r
-                    if (o.x - c.x) * (o.x - c.x) + (o.y - c.y) * (o.y - c.y) < limit * limit { duplicate = true; break search }
+                    if (o.x - c.x) * (o.x - c.x) + (o.y - c.y) * (o.y - c.y) < limit * limit {
+                        // A spot that stands for a peak growing like a cell is a cell's
+                        // bright centre, not a lone spot.
+                        if o.brightSpot && !c.brightSpot { found[k].brightSpot = false }
+                        duplicate = true
+                        break search
+                    }
                 }
             }
         }

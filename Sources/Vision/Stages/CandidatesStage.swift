@@ -26,7 +26,8 @@ struct CandidatesStage: Stage {
             found = detectBlobs(cleaned, settings: BlobDetectorSettings(
                 minRadius: minR, maxRadius: maxR, levels: config.scaleLevels, minScore: config.minScore,
                 minContrast: config.minContrast, maxEdgeRatio: config.maxEdgeRatio,
-                splitElongated: config.splitElongated, holes: config.detectHoles), holeSupport: separated.lines)
+                splitElongated: config.splitElongated, holes: config.detectHoles,
+                brightSpotLevel: config.brightSpotLevel), holeSupport: separated.lines, brightness: edgeMap?.0)
         case .threshold:
             found = detectThresholdObjects(cleaned, settings: ThresholdDetectorSettings(
                 minRadius: minR, maxRadius: maxR, minScore: config.minScore, minContrast: config.minContrast,
@@ -35,7 +36,9 @@ struct CandidatesStage: Stage {
         if config.detector == .dog, config.seedMinVotes > 0, let (smoothLog, threshold) = edgeMap {
             let voteMap = centreVoteMap(smoothLog, minRadius: minR, maxRadius: maxR, threshold: threshold,
                                         gridNormals: gridNormals)
-            found += seedCandidates(voteMap, besides: found, minR: minR, maxR: maxR, minVotes: config.seedMinVotes)
+            // A bright spot may yet fail its rim test, so it does not stand in for a seed.
+            found += seedCandidates(voteMap, besides: found.filter { !$0.brightSpot }, minR: minR, maxR: maxR,
+                                    minVotes: config.seedMinVotes)
         }
         // A blob shrunk by a neighbouring line or a faint rim is tested (and votes) at no less
         // than this size, or its own rim lies outside every annulus below.
@@ -87,6 +90,11 @@ struct CandidatesStage: Stage {
             found = found.compactMap { c in
                 let e = radialEdgeCoverage(smoothLog, x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
                 guard e.coverage >= config.minEdgeCoverage && e.gridAligned <= config.maxGridAlignedEdges else { return nil }
+                // A spot smaller than a cell is a defocused cell only inside a dark rim.
+                if c.brightSpot {
+                    let depth = darkRimDepth(smoothLog, x: c.x, y: c.y, innerRadius: 0.8 * minR, outerRadius: 2 * minR)
+                    guard depth <= -Float(config.brightSpotRimDepth) else { return nil }
+                }
                 var c = c
                 c.coverage = e.coverage
                 return c
