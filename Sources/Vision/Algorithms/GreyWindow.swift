@@ -27,8 +27,16 @@ func readGreyWindow(_ image: Image, x0: Int, y0: Int, width: Int, height: Int,
 @inline(__always)
 func sobelRow(_ grey: UnsafePointer<Float>, width: Int, row yy: Int,
               gx: UnsafeMutablePointer<Float>, gy: UnsafeMutablePointer<Float>) {
+    sobelRow(grey, width: width, row: yy, columns: 0..<(width - 2), gx: gx, gy: gy)
+}
+
+/// `sobelRow` for the interior columns `columns` only (0 ... width - 3): `gx[xx]` and
+/// `gy[xx]` for xx in that range, the rest left untouched.
+@inline(__always)
+func sobelRow(_ grey: UnsafePointer<Float>, width: Int, row yy: Int, columns: Range<Int>,
+              gx: UnsafeMutablePointer<Float>, gy: UnsafeMutablePointer<Float>) {
     let up = grey + yy &* width, mid = up + width, down = mid + width
-    for xx in 0..<(width - 2) {
+    for xx in columns {
         gx[xx] = (up[xx &+ 2] + 2 * mid[xx &+ 2] + down[xx &+ 2]) - (up[xx] + 2 * mid[xx] + down[xx])
         gy[xx] = (down[xx] + 2 * down[xx &+ 1] + down[xx &+ 2]) - (up[xx] + 2 * up[xx &+ 1] + up[xx &+ 2])
     }
