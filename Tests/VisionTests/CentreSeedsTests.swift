@@ -111,3 +111,45 @@ struct CrossingTests {
         #expect(!isOnCrossing(plane, x: 30, y: 30, angles: [0], halfLength: 20, level: 0.24))
     }
 }
+
+extension Canvas {
+    /// A clear cell lying over whatever is beneath it (it hides a ruling line): a dark rim
+    /// (0.7 r ... r) and a bright interior, as colours, not factors.
+    mutating func clearCellOnTop(x: Double, y: Double, r: Double, background: Double = 0.74) {
+        for py in Int(y - r - 1)...Int(y + r + 1) {
+            for px in Int(x - r - 1)...Int(x + r + 1) where px >= 0 && py >= 0 && px < width && py < height {
+                var rim = 0, inside = 0
+                for sy in 0..<4 {
+                    for sx in 0..<4 {
+                        let dx = Double(px) + (Double(sx) + 0.5) / 4 - 0.5 - x, dy = Double(py) + (Double(sy) + 0.5) / 4 - 0.5 - y
+                        let d2 = dx * dx + dy * dy
+                        if d2 <= 0.49 * r * r { inside += 1 } else if d2 <= r * r { rim += 1 }
+                    }
+                }
+                guard rim + inside > 0 else { continue }
+                let a = Double(rim + inside) / 16
+                let colour = (Double(rim) * 0.5 + Double(inside) * 1.2) / Double(rim + inside) * background
+                for k in 0..<3 { rgb[(py * width + px) * 3 + k] = rgb[(py * width + px) * 3 + k] * (1 - a) + colour * a }
+            }
+        }
+    }
+}
+
+@Suite("Cells on crossings")
+struct CellsOnCrossingsTests {
+    /// Heavy ruling (dark 6-pixel lines every 80 pixels): a clear cell on a crossing is counted,
+    /// the bare crossings are not.
+    @Test func aClearCellOnAHeavyCrossingIsCounted() throws {
+        var canvas = Canvas(width: 320, height: 240)
+        canvas.grid(spacing: 80, angle: 0.03, lineWidth: 6, darkness: 0.35)
+        let onCrossing = (80 * cos(0.03) - 80 * sin(0.03), 80 * sin(0.03) + 80 * cos(0.03))
+        canvas.clearCellOnTop(x: onCrossing.0, y: onCrossing.1, r: 8)
+        var config = PipelineConfig()
+        config.minRadiusPx = 5
+        config.maxRadiusPx = 12
+        let result = try Pipeline(config: config).run(canvas.image(noise: 0.01))
+        #expect(result.grid != nil, "flags \(result.flags)")
+        #expect(matchCount(result.detections, [(x: onCrossing.0, y: onCrossing.1)], tolerance: 4) == 1, "\(result.detections)")
+        #expect(result.detections.count == 1, "\(result.detections)")
+    }
+}

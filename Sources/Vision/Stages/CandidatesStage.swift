@@ -123,10 +123,15 @@ struct CandidatesStage: Stage {
             // A seed has no detector response to vouch for it, and the corners of the squares
             // where even faint lines cross point at a common centre: seeds stand on no
             // crossing of lines a third as strong as the faintest cell.
+            // What a crossing leaves behind is dark; a candidate whose centre is brighter than
+            // the background is a clear cell lying on the crossing.
             let seedLevel = min(config.crossingLineContrast, 0.3 * config.minContrast)
+            let brightness = edgeMap?.0 ?? logFlat
             found = found.filter { c in
-                !isOnCrossing(contrast, x: (c.x - shift) / s, y: (c.y - shift) / s, angles: angles,
-                              halfLength: length / 2, level: Float(c.seeded ? seedLevel : config.crossingLineContrast))
+                let x = (c.x - shift) / s, y = (c.y - shift) / s
+                if brightness.bilinear(x, y) >= 0 { return true }
+                return !isOnCrossing(contrast, x: x, y: y, angles: angles, halfLength: length / 2,
+                                     level: Float(c.seeded ? seedLevel : config.crossingLineContrast))
             }
         }
         frame.candidates = found
