@@ -125,6 +125,11 @@ public struct PipelineConfig: Sendable, Equatable {
     /// background; `darkRimDepth` between 0.8 and 2 smallest radii): a bright speck of debris
     /// or glare has none.
     public var brightSpotRimDepth: Double = 0.02
+    /// Colour images: a candidate whose centre is at least this much bluer than the image's
+    /// typical colour (`stainPlane`: log of blue over mean red-green) may show its boundary on
+    /// the stain map instead of in luminance, and is not taken for a crossing. Ruling lines
+    /// are grey, so there a dead cell lying on a line keeps a boundary all round. 0 = off.
+    public var stainLevel: Double = 0.1
     /// Candidates where both ruling directions carry a line at least this strong (log contrast
     /// above the floor along their bisectors; `isOnCrossing`) are dropped: heavy crossings
     /// leave residues and little squares that look like cells. 0 = off.

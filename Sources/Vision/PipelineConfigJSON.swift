@@ -58,6 +58,7 @@ enum ConfigKey {
             .number("seedMinVotes", \.seedMinVotes, 0...1000),
             .number("brightSpotLevel", \.brightSpotLevel, 0...100),
             .number("brightSpotRimDepth", \.brightSpotRimDepth, 0...100),
+            .number("stainLevel", \.stainLevel, 0...100),
             .number("crossingLineContrast", \.crossingLineContrast, 0...100),
             .number("candidateRadiusFloor", \.candidateRadiusFloor, 0...1),
             .number("minCircularity", \.minCircularity, 0...1),

@@ -20,6 +20,10 @@ struct CandidatesStage: Stage {
             return (smoothLog, Float(config.edgeThresholdNoise) * gradientNoise(smoothLog))
         }() : nil
         let gridNormals = (frame.grid?.angles ?? []).map { $0 + .pi / 2 }
+        // Colour images: dead cells show their boundary on the stain map too.
+        let stain = frame.isGreyscale || edgeMap == nil ? nil
+            : StainEvidence(image: frame.image, scale: frame.scale, level: config.stainLevel,
+                            thresholdNoise: config.edgeThresholdNoise)
         var found: [Candidate]
         switch config.detector {
         case .dog:
@@ -64,7 +68,7 @@ struct CandidatesStage: Stage {
                 let floor = 0.5 * config.minEdgeCoverage, maxAligned = 0.8
                 found = found.filter { c in
                     let e = radialEdgeCoverage(smoothLog, x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
-                    return e.coverage >= floor && e.gridAligned <= maxAligned
+                    return (e.coverage >= floor && e.gridAligned <= maxAligned) || (stain?.coverage(of: c) ?? 0) >= floor
                 }
             }
             for i in found.indices {
@@ -88,15 +92,25 @@ struct CandidatesStage: Stage {
         // crossings and specks do not.
         if let (smoothLog, threshold) = edgeMap {
             found = found.compactMap { c in
+                var c = c
+                var coverage = 0.0
                 let e = radialEdgeCoverage(smoothLog, x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
-                guard e.coverage >= config.minEdgeCoverage && e.gridAligned <= config.maxGridAlignedEdges else { return nil }
+                if e.coverage >= config.minEdgeCoverage && e.gridAligned <= config.maxGridAlignedEdges {
+                    coverage = e.coverage
+                } else if let stain {
+                    // A stained cell on a line: its boundary, and its centre, from the stain.
+                    c = stain.centred(c)
+                    coverage = stain.coverage(of: c)
+                    guard coverage >= config.minEdgeCoverage else { return nil }
+                } else {
+                    return nil
+                }
                 // A spot smaller than a cell is a defocused cell only inside a dark rim.
                 if c.brightSpot {
                     let depth = darkRimDepth(smoothLog, x: c.x, y: c.y, innerRadius: 0.8 * minR, outerRadius: 2 * minR)
                     guard depth <= -Float(config.brightSpotRimDepth) else { return nil }
                 }
-                var c = c
-                c.coverage = e.coverage
+                c.coverage = coverage
                 return c
             }
         }
@@ -123,13 +137,14 @@ struct CandidatesStage: Stage {
             // A seed has no detector response to vouch for it, and the corners of the squares
             // where even faint lines cross point at a common centre: seeds stand on no
             // crossing of lines a third as strong as the faintest cell.
-            // What a crossing leaves behind is dark; a candidate whose centre is brighter than
-            // the background is a clear cell lying on the crossing.
+            // What a crossing leaves behind is dark and grey; a candidate whose centre is
+            // brighter than the background is a clear cell lying on the crossing, a stained
+            // one a dead cell.
             let seedLevel = min(config.crossingLineContrast, 0.3 * config.minContrast)
             let brightness = edgeMap?.0 ?? logFlat
             found = found.filter { c in
                 let x = (c.x - shift) / s, y = (c.y - shift) / s
-                if brightness.bilinear(x, y) >= 0 { return true }
+                if brightness.bilinear(x, y) >= 0 || stain?.isStained(x: x, y: y) == true { return true }
                 return !isOnCrossing(contrast, x: x, y: y, angles: angles, halfLength: length / 2,
                                      level: Float(c.seeded ? seedLevel : config.crossingLineContrast))
             }

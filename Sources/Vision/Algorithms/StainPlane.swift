@@ -1,0 +1,150 @@
+import Foundation
+import Imaging
+
+/// Trypan-blue stain at the working scale: log(B / mean(R, G)) of each `scale` x `scale` block,
+/// minus its median over the image.
+///
+/// Ruling lines, glare and the lamp's brightness absorb or add all three channels alike, so
+/// in this ratio they vanish; the lamp's colour cast is one offset, which the median removes.
+/// A dead cell, dark and hard to tell from a line in luminance, stands out here as a blue disc
+/// wherever it lies.
+///
+/// - Parameters:
+///   - image: 8-bit RGB.
+///   - scale: image pixels per plane pixel (>= 1); the plane is `width / scale` x
+///     `height / scale` (partial blocks at the right and bottom edges dropped), as the working
+///     planes are.
+/// - Returns: the stain plane (0 = the image's typical colour; 0.1 = 10% bluer).
+public func stainPlane(_ image: Image, scale: Int) -> Plane {
+    let s = max(1, scale)
+    let iw = image.width, ih = image.height
+    guard iw > 0, ih > 0, image.pixels.count >= iw * ih * 3 else { return Plane(width: 0, height: 0) }
+    let w = (iw + s - 1) / s, h = (ih + s - 1) / s
+    var out = Plane(width: w, height: h)
+    var blue = [Int](repeating: 0, count: w), redGreen = [Int](repeating: 0, count: w)
+    // Logs of every sum a block of up to 8 x 8 pixels can give, so a pixel costs two lookups.
+    let logs: [Float] = s <= 8 ? (0...(512 * s * s)).map { log(Float($0)) } : []
+    image.pixels.withUnsafeBufferPointer { px in
+        out.data.withUnsafeMutableBufferPointer { o in
+            blue.withUnsafeMutableBufferPointer { bp in
+                redGreen.withUnsafeMutableBufferPointer { rgp in
+                    let base = px.baseAddress!, b = bp.baseAddress!, rg = rgp.baseAddress!
+                    for y in 0..<h {
+                        b.update(repeating: 0, count: w)
+                        rg.update(repeating: 0, count: w)
+                        let y0 = y &* s, y1 = min(y0 &+ s, ih)
+                        for yy in y0..<y1 {
+                            var p = base + yy &* iw &* 3
+                            var x = 0
+                            for k in 0..<w {
+                                let end = min(x &+ s, iw)
+                                var sb = 0, srg = 0
+                                while x < end {
+                                    srg &+= Int(p[0]) &+ Int(p[1])
+                                    sb &+= Int(p[2])
+                                    p += 3
+                                    x &+= 1
+                                }
+                                b[k] &+= sb
+                                rg[k] &+= srg
+                            }
+                        }
+                        // One count per pixel keeps black blocks finite.
+                        let rows = y1 &- y0
+                        let row = o.baseAddress! + y &* w
+                        for k in 0..<w {
+                            let n = rows &* (min(k &* s &+ s, iw) &- k &* s)
+                            let top = 2 &* b[k] &+ 2 &* n, bottom = rg[k] &+ 2 &* n
+                            row[k] = top < logs.count && bottom < logs.count
+                                ? logs[top] - logs[bottom] : log(Float(top)) - log(Float(bottom))
+                        }
+                    }
+                }
+            }
+        }
+    }
+    var sample = stride(from: 0, to: out.count, by: max(1, out.count / 4096)).map { out.data[$0] }
+    let median = selectKth(&sample, sample.count / 2) ?? 0
+    for i in 0..<out.count { out.data[i] -= median }
+    return out
+}
+
+/// Centre of the stain around a point: the centroid of `plane - floor` over the samples within
+/// `radius` that exceed `floor`, iterated `iterations` times from (x, y). Returns (x, y) when
+/// nothing within reach exceeds the floor.
+///
+/// - Parameters:
+///   - plane: stain plane (`stainPlane`), smoothed.
+///   - x, y, radius: start and search radius, pixels of the plane.
+///   - floor: stain level below which a sample does not count.
+public func stainCentroid(_ plane: Plane, x: Double, y: Double, radius: Double, floor: Float,
+                          iterations: Int = 2) -> (x: Double, y: Double) {
+    let w = plane.width, h = plane.height
+    guard w > 0, h > 0, x.isFinite, y.isFinite, radius.isFinite, radius > 0 else { return (x, y) }
+    var cx = x, cy = y
+    for _ in 0..<max(1, iterations) {
+        let x0 = max(0, Int((cx - radius).rounded(.down))), x1 = min(w - 1, Int((cx + radius).rounded(.up)))
+        let y0 = max(0, Int((cy - radius).rounded(.down))), y1 = min(h - 1, Int((cy + radius).rounded(.up)))
+        guard x0 <= x1, y0 <= y1 else { break }
+        var sum = 0.0, sx = 0.0, sy = 0.0
+        for py in y0...y1 {
+            for px in x0...x1 {
+                let dx = Double(px) - cx, dy = Double(py) - cy
+                guard dx * dx + dy * dy <= radius * radius else { continue }
+                let v = plane.data[py * w + px] - floor
+                guard v > 0 else { continue }
+                sum += Double(v)
+                sx += Double(v) * Double(px)
+                sy += Double(v) * Double(py)
+            }
+        }
+        guard sum > 0 else { break }
+        cx = sx / sum
+        cy = sy / sum
+    }
+    return (cx, cy)
+}
+
+/// The stain map of a colour image and the boundary evidence it gives stained candidates.
+///
+/// A dead cell lying on a ruling line shares its edges with the line in luminance, so its
+/// boundary there is broken or runs along the grid; on the stain map the line is gone and
+/// the cell is a disc with a boundary all round.
+struct StainEvidence {
+    /// Smoothed stain plane at the working scale.
+    let plane: Plane
+    /// Boundary gradient threshold on the plane.
+    let threshold: Float
+    /// Smallest stain at a candidate's centre for it to count as stained.
+    let level: Float
+
+    /// - Parameters:
+    ///   - level: stain level (`PipelineConfig.stainLevel`); 0 or less gives nil.
+    ///   - thresholdNoise: boundary threshold in gradient-noise units of the plane.
+    init?(image: Image, scale: Int, level: Double, thresholdNoise: Double) {
+        guard level > 0 else { return nil }
+        plane = gaussianBlur(stainPlane(image, scale: scale), sigma: 1)
+        guard plane.count > 0 else { return nil }
+        threshold = Float(thresholdNoise) * gradientNoise(plane)
+        self.level = Float(level)
+    }
+
+    func isStained(x: Double, y: Double) -> Bool { plane.bilinear(x, y) >= level }
+
+    /// Edge coverage of the candidate's boundary on the stain map; 0 when it is not stained.
+    func coverage(of c: Candidate) -> Double {
+        guard isStained(x: c.x, y: c.y) else { return 0 }
+        return radialEdgeCoverage(plane, x: c.x, y: c.y, r: c.r, threshold: threshold).coverage
+    }
+
+    /// The candidate moved to the centre of its stain (a voted centre can be pulled towards a
+    /// line whose edges it shares); unchanged when it is not stained.
+    func centred(_ c: Candidate) -> Candidate {
+        guard isStained(x: c.x, y: c.y) else { return c }
+        let m = stainCentroid(plane, x: c.x, y: c.y, radius: 1.2 * c.r, floor: 0.5 * level)
+        var c = c
+        c.x = m.x
+        c.y = m.y
+        return c
+    }
+}
