@@ -153,3 +153,36 @@ struct CellsOnCrossingsTests {
         #expect(result.detections.count == 1, "\(result.detections)")
     }
 }
+
+@Suite("Bright rulings")
+struct BrightRulingTests {
+    @Test func polarityFollowsTheLines() {
+        var lines = Plane(width: 40, height: 40), logLuminance = Plane(width: 40, height: 40)
+        for x in 0..<40 { for y in 18...21 { lines[x, y] = 0.5; logLuminance[x, y] = -0.4 } }
+        #expect(rulingPolarity(lines: lines, logLuminance: logLuminance, level: 0.24) == -1)
+        for i in 0..<logLuminance.count { logLuminance.data[i] = -logLuminance.data[i] }
+        #expect(rulingPolarity(lines: lines, logLuminance: logLuminance, level: 0.24) == 1)
+        #expect(rulingPolarity(lines: Plane(width: 40, height: 40), logLuminance: logLuminance, level: 0.24) == -1)
+        #expect(rulingPolarity(lines: Plane(width: 3, height: 3), logLuminance: logLuminance, level: 0.24) == -1)
+    }
+
+    /// The crossing of `CrossingTests.ruling()` read as bright lines (log luminance +0.5 on
+    /// them): a bright candidate there is the crossing's residue, a dark one a cell lying on
+    /// it; under dark lines the other way round; a stained one is always a cell.
+    @Test func aResidueHasTheLinesPolarity() {
+        let contrast = CrossingTests.ruling()
+        let angles = [0.0, Double.pi / 2]
+        func residue(_ brightness: Float, polarity: Float, stained: Bool = false) -> Bool {
+            isCrossingResidue(contrast, x: 30, y: 30, brightness: brightness, polarity: polarity, stained: stained,
+                              angles: angles, halfLength: 20, level: 0.24)
+        }
+        #expect(residue(0.5, polarity: 1))
+        #expect(!residue(-0.3, polarity: 1))
+        #expect(residue(-0.3, polarity: -1))
+        #expect(!residue(0.2, polarity: -1))
+        #expect(!residue(-0.3, polarity: -1, stained: true))
+        // Off the crossing nothing is a residue.
+        #expect(!isCrossingResidue(contrast, x: 45, y: 45, brightness: 0.5, polarity: 1, stained: false,
+                                   angles: angles, halfLength: 20, level: 0.24))
+    }
+}

@@ -53,3 +53,36 @@ public func isOnCrossing(_ contrast: Plane, x: Double, y: Double, angles: [Doubl
                     lineStrength(contrast, x: x, y: y, angle: bisector + .pi / 2, halfLength: halfLength))
     return alongA - floor >= level && alongB - floor >= level
 }
+
+/// Polarity of the ruling: -1 when its lines are darker than the background (bright-field),
+/// +1 when brighter (phase contrast or a mirrored ruling), from the mean log luminance over
+/// every 7th sample where the removed line map reaches `level`. -1 when there is no such line.
+///
+/// - Parameters:
+///   - lines: removed line map (`separateLines`), same size as `logLuminance`.
+///   - logLuminance: log of the flattened luminance (background 0).
+///   - level: line strength that counts, log-contrast units.
+public func rulingPolarity(lines: Plane, logLuminance: Plane, level: Float) -> Float {
+    guard lines.count == logLuminance.count else { return -1 }
+    var sum = 0.0
+    for i in stride(from: 0, to: lines.count, by: 7) where lines.data[i] >= level {
+        sum += Double(logLuminance.data[i])
+    }
+    return sum > 0 ? 1 : -1
+}
+
+/// Whether a candidate is what line removal left of a ruling crossing: on a crossing
+/// (`isOnCrossing`) and of the lines' polarity, not stained. What a crossing leaves behind has
+/// the lines' polarity and no colour; a candidate of the other polarity (a clear cell on dark
+/// lines, a dark one on bright lines) or a stained one is a cell lying on the crossing.
+///
+/// - Parameters:
+///   - brightness: log luminance at the candidate's centre (background 0).
+///   - polarity: the ruling's (`rulingPolarity`).
+///   - stained: the candidate shows the dye.
+///   - contrast, x, y, angles, halfLength, level: as for `isOnCrossing`.
+public func isCrossingResidue(_ contrast: Plane, x: Double, y: Double, brightness: Float, polarity: Float,
+                              stained: Bool, angles: [Double], halfLength: Int, level: Float) -> Bool {
+    if stained || (polarity < 0 ? brightness >= 0 : brightness <= 0) { return false }
+    return isOnCrossing(contrast, x: x, y: y, angles: angles, halfLength: halfLength, level: level)
+}

@@ -117,19 +117,24 @@ struct StainEvidence {
     let threshold: Float
     /// Smallest stain at a candidate's centre for it to count as stained.
     let level: Float
+    /// Log luminance (background 0) at the same scale: the dye absorbs, so a stained cell is
+    /// darker than the background; a bright ruling line on a yellowish lamp is merely white.
+    let logLuminance: Plane
 
     /// - Parameters:
     ///   - level: stain level (`PipelineConfig.stainLevel`); 0 or less gives nil.
     ///   - thresholdNoise: boundary threshold in gradient-noise units of the plane.
-    init?(image: Image, scale: Int, level: Double, thresholdNoise: Double) {
+    ///   - logLuminance: smoothed log of the flattened luminance, working scale.
+    init?(image: Image, scale: Int, level: Double, thresholdNoise: Double, logLuminance: Plane) {
         guard level > 0 else { return nil }
+        self.logLuminance = logLuminance
         plane = gaussianBlur(stainPlane(image, scale: scale), sigma: 1)
         guard plane.count > 0 else { return nil }
         threshold = Float(thresholdNoise) * gradientNoise(plane)
         self.level = Float(level)
     }
 
-    func isStained(x: Double, y: Double) -> Bool { plane.bilinear(x, y) >= level }
+    func isStained(x: Double, y: Double) -> Bool { plane.bilinear(x, y) >= level && logLuminance.bilinear(x, y) < 0 }
 
     /// Edge coverage of the candidate's boundary on the stain map; 0 when it is not stained.
     func coverage(of c: Candidate) -> Double {

@@ -14,6 +14,13 @@ struct CandidatesStage: Stage {
         let separated = separateLines(contrast, angles: lineRemovalAngles(grid: frame.grid, fibres: config.removeFibres),
                                       length: length, additiveCrossings: config.additiveCrossings)
         let cleaned = saturate(separated.cells, cap: config.contrastCap)
+        if let d = ProcessInfo.processInfo.environment["PDUMP"] {
+            for (n, pl) in [("contrast", contrast), ("cells", separated.cells), ("lines", separated.lines), ("flat", frame.flat)] {
+                let data = pl.data.withUnsafeBufferPointer { Data(buffer: $0) }
+                try? data.write(to: URL(fileURLWithPath: d + "/" + n + ".f32"))
+            }
+            try? "\(contrast.width) \(contrast.height) \(frame.scale)".write(toFile: d + "/size.txt", atomically: true, encoding: .utf8)
+        }
         // Smoothed log luminance and its boundary threshold, for the boundary tests.
         let edgeMap: (Plane, Float)? = config.minEdgeCoverage > 0 ? {
             let smoothLog = gaussianBlur(logFlat, sigma: 1)
@@ -21,9 +28,10 @@ struct CandidatesStage: Stage {
         }() : nil
         let gridNormals = (frame.grid?.angles ?? []).map { $0 + .pi / 2 }
         // Colour images: dead cells show their boundary on the stain map too.
-        let stain = frame.isGreyscale || edgeMap == nil ? nil
-            : StainEvidence(image: frame.image, scale: frame.scale, level: config.stainLevel,
-                            thresholdNoise: config.edgeThresholdNoise)
+        let stain = frame.isGreyscale ? nil : edgeMap.flatMap { smoothLog, _ in
+            StainEvidence(image: frame.image, scale: frame.scale, level: config.stainLevel,
+                          thresholdNoise: config.edgeThresholdNoise, logLuminance: smoothLog)
+        }
         var found: [Candidate]
         switch config.detector {
         case .dog:
@@ -133,20 +141,24 @@ struct CandidatesStage: Stage {
                 return c
             }
         }
-        if config.crossingLineContrast > 0, let angles = frame.grid?.angles, angles.count >= 2 {
+        // With no ruling found (a partial view shows too few lines for the periodicity test),
+        // the horizontal and vertical directions fibre removal already uses: rulings are
+        // photographed square to the frame more often than not.
+        let rulingAngles = frame.grid?.angles ?? (config.removeFibres ? [0, .pi / 2] : [])
+        if config.crossingLineContrast > 0, rulingAngles.count >= 2 {
             // A seed has no detector response to vouch for it, and the corners of the squares
             // where even faint lines cross point at a common centre: seeds stand on no
             // crossing of lines a third as strong as the faintest cell.
-            // What a crossing leaves behind is dark and grey; a candidate whose centre is
-            // brighter than the background is a clear cell lying on the crossing, a stained
-            // one a dead cell.
             let seedLevel = min(config.crossingLineContrast, 0.3 * config.minContrast)
             let brightness = edgeMap?.0 ?? logFlat
+            let polarity = rulingPolarity(lines: separated.lines, logLuminance: logFlat,
+                                          level: Float(config.crossingLineContrast))
             found = found.filter { c in
                 let x = (c.x - shift) / s, y = (c.y - shift) / s
-                if brightness.bilinear(x, y) >= 0 || stain?.isStained(x: x, y: y) == true { return true }
-                return !isOnCrossing(contrast, x: x, y: y, angles: angles, halfLength: length / 2,
-                                     level: Float(c.seeded ? seedLevel : config.crossingLineContrast))
+                return !isCrossingResidue(contrast, x: x, y: y, brightness: brightness.bilinear(x, y), polarity: polarity,
+                                          stained: stain?.isStained(x: x, y: y) == true, angles: rulingAngles,
+                                          halfLength: length / 2,
+                                          level: Float(c.seeded ? seedLevel : config.crossingLineContrast))
             }
         }
         frame.candidates = found
