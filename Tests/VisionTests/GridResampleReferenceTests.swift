@@ -66,6 +66,25 @@ struct GridResampleReferenceTests {
         }
     }
 
+    /// Every gradient direction and size, four-pixel groups and row tails (widths 3 ... 10),
+    /// flat runs (zero gradients) and exact ties between |gx| and |gy|.
+    @Test func orientationHistogramMatchesReferenceOnNoise() {
+        var state: UInt64 = 7
+        func next() -> Float {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Float(state >> 40) / Float(1 << 24)
+        }
+        for width in [3, 4, 5, 6, 7, 10, 203] {
+            var plane = Plane(width: width, height: 61)
+            for i in plane.data.indices { plane.data[i] = next() < 0.2 ? 0.5 : (next() * 8).rounded() / 8 }
+            for threshold: Float in [0, 0.01, 0.2] {
+                let got = orientationHistogram(plane, minMagnitude: threshold)
+                let want = Self.referenceHistogram(plane, minMagnitude: threshold)
+                #expect(got.elementsEqual(want) { $0.bitPattern == $1.bitPattern }, "width \(width) threshold \(threshold)")
+            }
+        }
+    }
+
     @Test func downsampleMatchesReference() {
         for (w, h) in [(1, 1), (7, 5), (203, 117), (64, 3)] {
             let plane = KernelReferenceTests.noisePlane(width: w, height: h, seed: UInt64(w * h))

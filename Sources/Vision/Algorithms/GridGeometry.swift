@@ -11,19 +11,98 @@ public func orientationHistogram(_ plane: Plane, minMagnitude: Float) -> [Double
     let w = plane.width, h = plane.height
     guard w >= 3, h >= 3 else { return hist }
     let minSq = minMagnitude * minMagnitude
+    typealias V = SIMD4<Float>
+    @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
     plane.data.withUnsafeBufferPointer { d in
-        for y in 1..<(h - 1) {
-            let c = d.baseAddress! + y * w
-            for x in 1..<(w - 1) {
-                let gx = (c[x + 1] - c[x - 1]) * 0.5, gy = (c[x + w] - c[x - w]) * 0.5
-                let m2 = gx * gx + gy * gy
-                if m2 < minSq { continue }
-                let bin = orientationBin(gy, gx)
-                hist[bin] += Double(m2.squareRoot())
+        hist.withUnsafeMutableBufferPointer { hb in
+            let bins = hb.baseAddress!
+            // Pixels are added in x order within each row, as the plain loop adds them.
+            @inline(__always) func add(_ m2: Float, _ bin: Int) {
+                bins[bin] += Double(m2.squareRoot())
+            }
+            for y in 1..<(h - 1) {
+                let c = d.baseAddress! + y * w
+                var x = 1
+                // Four pixels at a time up to the arctangent polynomial's angle (the same
+                // operations as `orientationBin`, lane by lane); the bin test and the additions
+                // per pixel.
+                while x &+ 4 <= w &- 1 {
+                    let gx = (load(c + (x &+ 1)) - load(c + (x &- 1))) * 0.5
+                    let gy = (load(c + (x &+ w)) - load(c + (x &- w))) * 0.5
+                    let m2 = gx * gx + gy * gy
+                    let (degrees, usable) = orientationDegrees(gy, gx)
+                    let (bin, sure) = orientationBins(degrees: degrees)
+                    let fast = usable .& sure
+                    for lane in 0..<4 {
+                        let m = m2[lane]
+                        if m < minSq { continue }
+                        add(m, fast[lane] ? Int(bin[lane]) : orientationBin(gy[lane], gx[lane]))
+                    }
+                    x &+= 4
+                }
+                while x < w &- 1 {
+                    let gx = (c[x &+ 1] - c[x &- 1]) * 0.5, gy = (c[x &+ w] - c[x &- w]) * 0.5
+                    let m2 = gx * gx + gy * gy
+                    x &+= 1
+                    if m2 < minSq { continue }
+                    add(m2, orientationBin(gy, gx))
+                }
             }
         }
     }
     return hist
+}
+
+/// `orientationBin`'s polynomial angle in degrees (0 ... 180) for four gradients, and where
+/// it is usable (finite, non-zero gradients; elsewhere the angle is meaningless).
+@inline(__always)
+func orientationDegrees(_ gy: SIMD4<Float>, _ gx: SIMD4<Float>) -> (SIMD4<Float>, SIMDMask<SIMD4<Int32>>) {
+    typealias V = SIMD4<Float>
+    // abs: the sign bit cleared.
+    let magnitude = SIMD4<UInt32>(repeating: 0x7fff_ffff)
+    let ax = unsafeBitCast(unsafeBitCast(gx, to: SIMD4<UInt32>.self) & magnitude, to: V.self)
+    let ay = unsafeBitCast(unsafeBitCast(gy, to: SIMD4<UInt32>.self) & magnitude, to: V.self)
+    let usable = (ax + ay .> 0) .& (ax .< .infinity) .& (ay .< .infinity)
+    // Swift's min(a, b) is `b < a ? b : a`, max(a, b) `b >= a ? b : a`.
+    let lo = ax.replacing(with: ay, where: ay .< ax), hi = ax.replacing(with: ay, where: ay .>= ax)
+    let t = lo / hi, t2 = t * t
+    // The scalar polynomial's Horner steps, innermost first.
+    let c5: Float = -0.011_721_20, c4: Float = 0.052_653_32, c3: Float = -0.116_432_87
+    let c2: Float = 0.193_543_46, c1: Float = -0.332_623_47, c0: Float = 0.999_977_26
+    var p: V = c4 + t2 * c5
+    p = c3 + t2 * p
+    p = c2 + t2 * p
+    p = c1 + t2 * p
+    p = c0 + t2 * p
+    var r = t * p
+    r.replace(with: V(repeating: .pi / 2) - r, where: ay .> ax)
+    r.replace(with: V(repeating: .pi) - r, where: gx .< 0)
+    let scaled = r * (180 / Float.pi)
+    let degrees = scaled.replacing(with: 180 - scaled, where: gy .< 0)
+    return (degrees, usable)
+}
+
+/// The bins of four polynomial angles as `orientationBin`'s fast path takes them,
+/// `min(179, Int(degrees))`, and where that path takes them (the angle further than
+/// `orientationBinMargin` from `Float(Int(degrees + 0.5))`). Angles must lie in 0 ... 180
+/// where the result is used; truncation of those non-negative values is done as floor with
+/// the 1.5 * 2^23 trick (round to nearest, then one step down where that went up).
+@inline(__always)
+func orientationBins(degrees: SIMD4<Float>) -> (SIMD4<Int32>, SIMDMask<SIMD4<Int32>>) {
+    typealias V = SIMD4<Float>
+    @inline(__always) func floor(_ v: V) -> V {
+        let magic = V(repeating: 12_582_912)
+        let nearest = (v + magic) - magic
+        return nearest.replacing(with: nearest - 1, where: nearest .> v)
+    }
+    let nearestEdge = floor(degrees + 0.5)
+    let offset = unsafeBitCast(unsafeBitCast(degrees - nearestEdge, to: SIMD4<UInt32>.self)
+        & SIMD4<UInt32>(repeating: 0x7fff_ffff), to: V.self)
+    let sure = offset .> V(repeating: orientationBinMargin)
+    let bin = floor(degrees.replacing(with: 179, where: .!(degrees .< 179)))
+    // Integers 0 ... 179 in Float: the low mantissa bits of v + 2^23 hold them.
+    let bits = unsafeBitCast(bin + 8_388_608, to: SIMD4<Int32>.self) &- Int32(bitPattern: Float(8_388_608).bitPattern)
+    return (bits, sure)
 }
 
 /// The 1-degree bin (0 ... 179) of the gradient direction `atan2(gy, gx)` folded to 0 ..< 180
