@@ -186,6 +186,10 @@ private struct VoteBallot {
         let first = max(0, Int((closest - root - inner) * perStep))
         let last = min(steps, Int((closest + root - inner) * perStep))
         guard first <= last else { return }
+        if floatIndices {
+            castFloat(a, weight: weight, px: px, py: py, ux: ux, uy: uy, first: first, last: last)
+            return
+        }
         let lanes = SIMD4<Float>(0, 1, 2, 3), laneSteps = SIMD4<Int32>(0, 1, 2, 3)
         let startX = SIMD4<Float>(repeating: px), startY = SIMD4<Float>(repeating: py)
         let ox = SIMD4<Int32>(repeating: originX), oy = SIMD4<Int32>(repeating: originY)
@@ -206,6 +210,51 @@ private struct VoteBallot {
             a[Int(index[1])] += weight
             a[Int(index[2])] += weight
             a[Int(index[3])] += weight
+            s &+= 4
+        }
+    }
+
+    /// Bin indices (spare ones included) are exact in Float and below 2^23.
+    var floatIndices: Bool { Int(spare) + 4 < 1 << 23 }
+
+    /// `cast` over steps `first ... last` with the bin arithmetic in Float: every value is an
+    /// integer below 2^24 in magnitude (exact), the rounding is `roundedHalfAway`'s (nearest
+    /// by the 1.5 * 2^23 trick, ties away from zero), and the index is converted to an integer
+    /// once, through the low mantissa bits of index + 2^23.
+    @inline(__always)
+    private func castFloat(_ a: UnsafeMutablePointer<Float>, weight: Float, px: Float, py: Float, ux: Float, uy: Float,
+                           first: Int, last: Int) {
+        typealias V = SIMD4<Float>
+        let lanes = V(0, 1, 2, 3)
+        let startX = V(repeating: px), startY = V(repeating: py)
+        let ox = V(repeating: Float(originX)), oy = V(repeating: Float(originY))
+        let sideF = V(repeating: Float(side)), spareF = V(repeating: Float(spare)) + lanes
+        let lastF = V(repeating: Float(last))
+        let magic = V(repeating: 12_582_912), two23 = V(repeating: 8_388_608)
+        let signBit = SIMD4<UInt32>(repeating: 0x8000_0000), magnitude = SIMD4<UInt32>(repeating: 0x7fff_ffff)
+        let halfBits = SIMD4<UInt32>(repeating: Float(0.5).bitPattern)
+        @inline(__always) func rounded(_ v: V) -> V {
+            let nearest = (v + magic) - magic
+            let bits = unsafeBitCast(v, to: SIMD4<UInt32>.self)
+            // v - nearest is exact; a tie goes away from zero: v + copysign(0.5, v), exact too.
+            let off = unsafeBitCast(unsafeBitCast(v - nearest, to: SIMD4<UInt32>.self) & magnitude, to: V.self)
+            let away = v + unsafeBitCast((bits & signBit) | halfBits, to: V.self)
+            return nearest.replacing(with: away, where: off .== 0.5)
+        }
+        var s = first
+        while s <= last {
+            // Float(s) + lane is the exact integer s + lane: d is bit for bit inner + Float(s') * dstep.
+            let step = V(repeating: Float(s)) + lanes
+            let d = step * dstep + inner
+            let bx = rounded(startX + d * ux) - ox
+            let by = rounded(startY + d * uy) - oy
+            let inside = (bx .>= 0) .& (bx .< sideF) .& (by .>= 0) .& (by .< sideF) .& (step .<= lastF)
+            let index = spareF.replacing(with: by * sideF + bx, where: inside)
+            let bins = unsafeBitCast(index + two23, to: SIMD4<Int32>.self) &- Int32(bitPattern: Float(8_388_608).bitPattern)
+            a[Int(bins[0])] += weight
+            a[Int(bins[1])] += weight
+            a[Int(bins[2])] += weight
+            a[Int(bins[3])] += weight
             s &+= 4
         }
     }
