@@ -19,6 +19,9 @@ public struct Candidate: Sendable, Equatable {
     /// Taken by the detector only as a bright spot smaller than a cell
     /// (`BlobDetectorSettings.brightSpotLevel`): it still has to show a cell's dark rim.
     public var brightSpot: Bool
+    /// The boundary radius centre voting measured, kept so that the size test need not measure
+    /// it again at the same place.
+    var boundary: BoundaryMeasurement?
     public init(x: Double, y: Double, r: Double, score: Double, contrast: Double, coverage: Double = 0,
                 seeded: Bool = false, brightSpot: Bool = false) {
         self.brightSpot = brightSpot
@@ -29,6 +32,20 @@ public struct Candidate: Sendable, Equatable {
         self.contrast = contrast
         self.coverage = coverage
         self.seeded = seeded
+    }
+}
+
+/// A boundary radius (`boundaryRadius`) and the centre and radius it was measured at, image
+/// pixels.
+struct BoundaryMeasurement: Sendable, Equatable {
+    let x: Double
+    let y: Double
+    let r: Double
+    let radius: Double
+
+    /// The radius, if it was measured at exactly this centre and radius.
+    func radius(x: Double, y: Double, r: Double) -> Double? {
+        x == self.x && y == self.y && r == self.r ? radius : nil
     }
 }
 

@@ -93,6 +93,8 @@ struct CandidatesStage: Stage {
                     r = min(b, config.maxRadiusPx)
                     c = voteCentre(frame.image, x: x0, y: y0, r: r)
                     found[i].r = r / s
+                } else {
+                    found[i].boundary = BoundaryMeasurement(x: c.x, y: c.y, r: r, radius: b)
                 }
                 found[i].x = (c.x - shift) / s
                 found[i].y = (c.y - shift) / s
@@ -134,7 +136,7 @@ struct CandidatesStage: Stage {
         if config.minEdgeRadiusFraction > 0 {
             let minEdgeRadius = config.minEdgeRadiusFraction * config.minRadiusPx
             found = found.compactMap { c in
-                let b = boundaryRadius(frame.image, x: c.x, y: c.y, r: c.r)
+                let b = c.boundary?.radius(x: c.x, y: c.y, r: c.r) ?? boundaryRadius(frame.image, x: c.x, y: c.y, r: c.r)
                 guard b >= minEdgeRadius else { return nil }
                 // The measured boundary also corrects a radius the detector underestimated
                 // (a split half), so that duplicate suppression sees the cell's real extent.
