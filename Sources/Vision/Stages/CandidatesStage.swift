@@ -14,13 +14,6 @@ struct CandidatesStage: Stage {
         let separated = separateLines(contrast, angles: lineRemovalAngles(grid: frame.grid, fibres: config.removeFibres),
                                       length: length, additiveCrossings: config.additiveCrossings)
         let cleaned = saturate(separated.cells, cap: config.contrastCap)
-        if let d = ProcessInfo.processInfo.environment["PDUMP"] {
-            for (n, pl) in [("contrast", contrast), ("cells", separated.cells), ("lines", separated.lines), ("flat", frame.flat)] {
-                let data = pl.data.withUnsafeBufferPointer { Data(buffer: $0) }
-                try? data.write(to: URL(fileURLWithPath: d + "/" + n + ".f32"))
-            }
-            try? "\(contrast.width) \(contrast.height) \(frame.scale)".write(toFile: d + "/size.txt", atomically: true, encoding: .utf8)
-        }
         // Smoothed log luminance and its boundary threshold, for the boundary tests.
         let edgeMap: (Plane, Float)? = config.minEdgeCoverage > 0 ? {
             let smoothLog = gaussianBlur(logFlat, sigma: 1)
