@@ -24,6 +24,35 @@ struct RingEvidenceReferenceTests {
         return gaussianBlur(plane, sigma: 1)
     }
 
+    /// `gradientNoise` against its plain version (quickselect over the samples), on planes of
+    /// every shape from a single column to the ring plane, and a flat plane (all zeros).
+    @Test func gradientNoiseMatchesPlainVersion() {
+        var planes = [Self.ringPlane(), Plane(width: 40, height: 30), Plane(width: 1, height: 5), Plane(width: 3, height: 1)]
+        for (w, h) in [(3, 3), (7, 9), (64, 2), (203, 117)] {
+            planes.append(KernelReferenceTests.noisePlane(width: w, height: h, seed: UInt64(w * 31 + h)))
+        }
+        for plane in planes {
+            for stride in [1, 3, 7] {
+                let got = gradientNoise(plane, stride: stride)
+                let want = Self.referenceGradientNoise(plane, stride: stride)
+                #expect(got.bitPattern == want.bitPattern, "\(plane.width)x\(plane.height) stride \(stride)")
+            }
+        }
+    }
+
+    static func referenceGradientNoise(_ plane: Plane, stride: Int) -> Float {
+        let w = plane.width
+        guard w >= 3, plane.height >= 1 else { return 0 }
+        var samples: [Float] = []
+        var i = 1
+        while i < plane.count - 1 {
+            let x = i % w
+            if x > 0 && x < w - 1 { samples.append(abs(plane.data[i + 1] - plane.data[i - 1]) * 0.5) }
+            i += max(1, stride)
+        }
+        return (selectKth(&samples, samples.count / 4) ?? 0) / 0.3186
+    }
+
     @Test func optimisedCoverageMatchesPlainVersion() {
         let plane = Self.ringPlane()
         var state: UInt64 = 21

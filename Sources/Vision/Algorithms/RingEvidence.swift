@@ -79,7 +79,11 @@ public func radialEdgeCoverage(_ plane: Plane, x: Double, y: Double, r: Double, 
             }
         }
     }
-    let edgeRadius = Double(selectKth(&distances, distances.count / 2) ?? 0)
+    // Distances are square roots (no NaN, no -0): rank selection on the short lists gives
+    // quickselect's value without its mispredicted partitions.
+    let edgeRadius = distances.isEmpty ? 0 : Double(distances.withUnsafeMutableBufferPointer { d in
+        d.count <= rankSelectLimit ? selectKthByRank(d, d.count / 2) : selectKth(d, d.count / 2)
+    })
     return (Double(hit.filter { $0 }.count) / Double(sectors), edgeRadius,
             facing > 0 ? Double(aligned) / Double(facing) : 0)
 }
@@ -151,5 +155,8 @@ public func gradientNoise(_ plane: Plane, stride: Int = 7) -> Float {
             i += max(1, stride)
         }
     }
-    return (selectKth(&samples, samples.count / 4) ?? 0) / 0.3186
+    // |x| is non-negative: one histogram pass instead of quickselect over ~n / 7 samples.
+    guard !samples.isEmpty else { return 0 }
+    var bucket: [Float] = []
+    return samples.withUnsafeBufferPointer { selectKthNonNegative($0, $0.count / 4, scratch: &bucket) } / 0.3186
 }
