@@ -29,13 +29,12 @@ public func convolveSeparable(_ plane: Plane, kernel: [Float]) -> Plane {
     guard plane.count > 0, kernel.count > 1, kernel.count % 2 == 1 else { return plane }
     let w = plane.width, h = plane.height
     let radius = kernel.count / 2
-    var temp = Plane(width: w, height: h)
-    var out = Plane(width: w, height: h)
     var padded = [Float](repeating: 0, count: w + 2 * radius)
     // Source row of every vertical tap, clamped, for one output row.
     var tapRows = [UnsafePointer<Float>?](repeating: nil, count: kernel.count)
-    plane.data.withUnsafeBufferPointer { src in
-        temp.data.withUnsafeMutableBufferPointer { dst in
+    // Both passes write every sample of their plane, row by row.
+    let temp = Plane(width: w, height: h) { dst in
+        plane.data.withUnsafeBufferPointer { src in
             padded.withUnsafeMutableBufferPointer { pad in
                 kernel.withUnsafeBufferPointer { k in
                     let p = pad.baseAddress!
@@ -44,14 +43,14 @@ public func convolveSeparable(_ plane: Plane, kernel: [Float]) -> Plane {
                         for i in 0..<radius { pad[i] = row[0] }
                         (p + radius).update(from: row, count: w)
                         for i in 0..<radius { pad[radius &+ w &+ i] = row[w - 1] }
-                        convolveRow(taps: k, rows: nil, padded: p, into: dst.baseAddress! + y * w, count: w)
+                        convolveRow(taps: k, rows: nil, padded: p, into: dst + y * w, count: w)
                     }
                 }
             }
         }
     }
-    temp.data.withUnsafeBufferPointer { src in
-        out.data.withUnsafeMutableBufferPointer { dst in
+    let out = Plane(width: w, height: h) { dst in
+        temp.data.withUnsafeBufferPointer { src in
             kernel.withUnsafeBufferPointer { k in
                 tapRows.withUnsafeMutableBufferPointer { rows in
                     for y in 0..<h {
@@ -60,7 +59,7 @@ public func convolveSeparable(_ plane: Plane, kernel: [Float]) -> Plane {
                             rows[t] = UnsafePointer(src.baseAddress! + sy * w)
                         }
                         convolveRow(taps: k, rows: UnsafeBufferPointer(rows), padded: nil,
-                                    into: dst.baseAddress! + y * w, count: w)
+                                    into: dst + y * w, count: w)
                     }
                 }
             }

@@ -16,6 +16,18 @@ public struct Plane: Sendable, Equatable {
         self.data = [Float](repeating: value, count: w * h)
     }
 
+    /// A plane whose samples `fill` writes through a pointer to all `width * height` of them,
+    /// with no zeroing pass first (a full-plane filter output). `fill` must write every one.
+    init(width: Int, height: Int, filling fill: (UnsafeMutablePointer<Float>) -> Void) {
+        let w = max(0, width), h = max(0, height)
+        self.width = w
+        self.height = h
+        self.data = [Float](unsafeUninitializedCapacity: w * h) { buffer, initialized in
+            if let base = buffer.baseAddress, w * h > 0 { fill(base) }
+            initialized = w * h
+        }
+    }
+
     /// Wraps existing samples; returns nil when the count does not match the size.
     public init?(width: Int, height: Int, data: [Float]) {
         guard width >= 0, height >= 0, data.count == width * height else { return nil }
