@@ -68,7 +68,8 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Median block length along a line for grid-line and fibre removal, in multiples of the
     /// largest cell diameter (a cell must cover less than half a block; see `lineMedian`).
     public var lineRemovalLengthDiameters: Double = 4
-    /// Also remove straight structures at 0/45/90/135 degrees (fibres), not only along the grid.
+    /// When no ruling is found, remove straight structures at 0/45/90/135 degrees (fibres and
+    /// the ruling's own lines); with a ruling, removal runs along its two directions only.
     public var removeFibres: Bool = true
     /// Where ruling lines cross, subtract both lines' contrast in full (`removeLines`): right
     /// when light passes through both lines (absorptions multiply), as in real chambers seen
