@@ -49,6 +49,10 @@ public struct PipelineConfig: Sendable, Equatable {
     public var minFocus: Double = 2
     /// Background blur sigma in multiples of the largest cell radius.
     public var backgroundSigmaRadii: Double = 3
+    /// The background's first estimate, which decides what its second pass leaves out, from
+    /// block medians rather than means (`estimateBackground`): ruling lines, bright or dark,
+    /// and cells covering less than half a block do not move it.
+    public var robustBackground: Bool = true
     /// Contrast-map pre-smoothing sigma in multiples of the smallest working radius.
     public var contrastSmoothingRadii: Double = 0.3
     /// Soft saturation of the contrast map, natural-log units (0 = none); see `contrastMap`.

@@ -33,6 +33,7 @@ enum ConfigKey {
             .number("glareMaxRatio", \.glareMaxRatio, 0...1),
             .number("minFocus", \.minFocus, 0...1e9),
             .number("backgroundSigmaRadii", \.backgroundSigmaRadii, 0.5...100),
+            .flag("robustBackground", \.robustBackground),
             .number("contrastSmoothingRadii", \.contrastSmoothingRadii, 0...10),
             .number("contrastCap", \.contrastCap, 0...10),
             .flag("gridEnabled", \.gridEnabled),

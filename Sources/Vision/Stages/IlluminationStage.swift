@@ -12,12 +12,17 @@ import Foundation
 ///   - sigma: Gaussian sigma, pixels of `plane`.
 ///   - outlierContrast: |log(luminance / first estimate)| above which a pixel is left out; 0
 ///     skips the second pass.
-public func estimateBackground(_ plane: Plane, sigma: Double, outlierContrast: Float = 0.08) -> Plane {
+///   - robustReference: take the first estimate from block medians (`downsampleMedian`)
+///     instead of block means. A bright ruling covering a good part of every block lifts a
+///     mean-based first estimate so far that the second pass leaves out the background too
+///     and keeps the lifted estimate; the median stays on the background.
+public func estimateBackground(_ plane: Plane, sigma: Double, outlierContrast: Float = 0.08,
+                               robustReference: Bool = false) -> Plane {
     guard plane.count > 0 else { return plane }
     let factor = max(1, Int(sigma / 3))
     let small = downsample(plane, factor: factor)
     let smallSigma = sigma / Double(factor)
-    var background = gaussianBlur(small, sigma: smallSigma)
+    var background = gaussianBlur(robustReference ? downsampleMedian(plane, factor: factor) : small, sigma: smallSigma)
     if outlierContrast > 0 {
         var weighted = small, mask = small
         let limit = outlierContrast
@@ -68,7 +73,8 @@ struct IlluminationStage: Stage {
     func run(_ frame: inout Frame) throws {
         guard frame.luminance.count > 0 else { return }
         let sigma = max(4, frame.config.backgroundSigmaRadii * frame.maxRadius)
-        let background = estimateBackground(frame.luminance, sigma: sigma)
+        let background = estimateBackground(frame.luminance, sigma: sigma,
+                                            robustReference: frame.config.robustBackground)
         frame.flat = flatten(frame.luminance, background: background)
     }
 }
