@@ -79,30 +79,7 @@ public func stainPlane(_ image: Image, scale: Int) -> Plane {
 ///   - floor: stain level below which a sample does not count.
 public func stainCentroid(_ plane: Plane, x: Double, y: Double, radius: Double, floor: Float,
                           iterations: Int = 2) -> (x: Double, y: Double) {
-    let w = plane.width, h = plane.height
-    guard w > 0, h > 0, x.isFinite, y.isFinite, radius.isFinite, radius > 0 else { return (x, y) }
-    var cx = x, cy = y
-    for _ in 0..<max(1, iterations) {
-        let x0 = max(0, Int((cx - radius).rounded(.down))), x1 = min(w - 1, Int((cx + radius).rounded(.up)))
-        let y0 = max(0, Int((cy - radius).rounded(.down))), y1 = min(h - 1, Int((cy + radius).rounded(.up)))
-        guard x0 <= x1, y0 <= y1 else { break }
-        var sum = 0.0, sx = 0.0, sy = 0.0
-        for py in y0...y1 {
-            for px in x0...x1 {
-                let dx = Double(px) - cx, dy = Double(py) - cy
-                guard dx * dx + dy * dy <= radius * radius else { continue }
-                let v = plane.data[py * w + px] - floor
-                guard v > 0 else { continue }
-                sum += Double(v)
-                sx += Double(v) * Double(px)
-                sy += Double(v) * Double(py)
-            }
-        }
-        guard sum > 0 else { break }
-        cx = sx / sum
-        cy = sy / sum
-    }
-    return (cx, cy)
+    weightedCentroid(plane, x: x, y: y, radius: radius, floor: floor, iterations: max(1, iterations))
 }
 
 /// The stain map of a colour image and the boundary evidence it gives stained candidates.
