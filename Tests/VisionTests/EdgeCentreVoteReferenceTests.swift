@@ -41,11 +41,8 @@ struct EdgeCentreVoteReferenceTests {
         canvas.liveCell(x: 3, y: 85, r: 12)
         canvas.deadCell(x: 100.6, y: 12.3, r: 5)
         let image = canvas.image(noise: 0.05)
-        var state: UInt64 = 11
-        func next() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        var sequence = TestSequence(state: 11)
+        func next() -> Double { sequence.next() }
         for _ in 0..<300 {
             let x = -10 + 140 * next(), y = -10 + 110 * next(), r = 1 + 29 * next() * next()
             let got = voteCentre(image, x: x, y: y, r: r)

@@ -15,11 +15,8 @@ struct EdgeRadiusReferenceTests {
         canvas.liveCell(x: 3, y: 85, r: 12)
         canvas.deadCell(x: 100.6, y: 12.3, r: 2)
         let image = canvas.image(noise: 0.05)
-        var state: UInt64 = 5
-        func next() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        var sequence = TestSequence(state: 5)
+        func next() -> Double { sequence.next() }
         var nonzero = 0
         for i in 0..<400 {
             // Every eighth centre on a whole or half pixel, where offsets hit the 0.25 bound.

@@ -55,11 +55,8 @@ struct RingEvidenceReferenceTests {
 
     @Test func optimisedCoverageMatchesPlainVersion() {
         let plane = Self.ringPlane()
-        var state: UInt64 = 21
-        func next() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
+        var sequence = TestSequence(state: 21)
+        func next() -> Double { sequence.next() }
         var covered = 0
         for i in 0..<500 {
             var x = -8 + 106 * next(), y = -8 + 86 * next()

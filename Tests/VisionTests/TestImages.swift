@@ -1,6 +1,17 @@
 import Imaging
 @testable import Vision
 
+/// The tests' deterministic pseudo-random sequence (a 64-bit linear congruential generator):
+/// uniform values in [0, 1) from the top 53 bits of the state.
+struct TestSequence {
+    var state: UInt64
+
+    mutating func next() -> Double {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Double(state >> 11) / Double(1 << 53)
+    }
+}
+
 /// Small drawn test images: a background with discs, rings and grid lines, all anti-aliased
 /// by 4x4 supersampling so centres are exact to a fraction of a pixel.
 struct Canvas {
@@ -73,11 +84,10 @@ struct Canvas {
 
     /// The 8-bit image, optionally with deterministic noise of the given amplitude (0 ... 1).
     func image(noise: Double = 0) -> Image {
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var sequence = TestSequence(state: 0x9E37_79B9_7F4A_7C15)
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         for i in 0..<pixels.count {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            let n = (Double(state >> 11) / Double(1 << 53) - 0.5) * 2 * noise
+            let n = (sequence.next() - 0.5) * 2 * noise
             pixels[i] = UInt8(max(0, min(255, ((rgb[i] + n) * 255).rounded())))
         }
         return Image(width: width, height: height, pixels: pixels)
