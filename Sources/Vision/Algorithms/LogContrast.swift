@@ -19,9 +19,25 @@ public func logPlane(_ plane: Plane) -> Plane {
 
 /// Soft saturation `cap * tanh(x / cap)`: stops a tiny refractile highlight from outweighing
 /// the whole cell (which would pull the blob scale below the cell size) and evens out cells
-/// of different contrast. `cap <= 0` returns the input.
+/// of different contrast. `cap <= 0` returns the input. (`fastTanh`: within 4e-7 of tanh.)
 public func saturate(_ plane: Plane, cap: Double) -> Plane {
     guard cap > 0 else { return plane }
     let c = Float(cap)
-    return plane.map { c * tanh($0 / c) }
+    var out = plane
+    out.data.withUnsafeMutableBufferPointer { d in
+        typealias V = SIMD8<Float>
+        guard let p = d.baseAddress else { return }
+        let n = d.count
+        var i = 0
+        while i &+ 8 <= n {
+            let v = UnsafeRawPointer(p + i).loadUnaligned(as: V.self)
+            UnsafeMutableRawPointer(p + i).storeBytes(of: c * fastTanh(v / c), as: V.self)
+            i &+= 8
+        }
+        while i < n {
+            p[i] = c * fastTanh(p[i] / c)
+            i &+= 1
+        }
+    }
+    return out
 }
