@@ -85,6 +85,43 @@ struct GridResampleReferenceTests {
         }
     }
 
+    /// Searches sharing their projection passes end where each would on its own.
+    @Test func sharedNormalSearchesMatchReference() {
+        let plane = LineProfileReferenceTests.ruledPlane(width: 211, height: 157)
+        for starts in [[12.0, 97.0], [11.0], [8.5, 100.2, 45.0], [98.0, 98.0]] {
+            let got = refineLineNormals(plane, degrees: starts)
+            let want = starts.map { Self.referenceRefineLineNormal(plane, degrees: $0) }
+            #expect(got.elementsEqual(want) { $0.bitPattern == $1.bitPattern }, "starts \(starts): \(got) vs \(want)")
+        }
+    }
+
+    /// The search as first written: one direction, its own passes.
+    static func referenceRefineLineNormal(_ contrast: Plane, degrees: Double) -> Double {
+        let coarse = downsample(contrast, factor: 2)
+        func sharpness(_ degrees: [Double], on plane: Plane) -> [Double] {
+            degrees.map { projectionProfile(plane, normalAngle: $0 * .pi / 180).profile }.map { profile in
+                guard profile.count > 8 else { return 0 }
+                var energy = 0.0
+                for i in 1..<(profile.count - 1) {
+                    let d = profile[i] - 0.5 * (profile[i - 1] + profile[i + 1])
+                    energy += d * d
+                }
+                return energy
+            }
+        }
+        var best = degrees
+        for (step, reach, fine) in [(0.5, 6, false), (0.15, 2, true), (0.05, 1, true)] {
+            let centre = best
+            let candidates = [centre] + (-reach...reach).filter { $0 != 0 }.map { centre + Double($0) * step }
+            let scores = sharpness(candidates, on: fine ? contrast : coarse)
+            var bestValue = scores[0]
+            for (candidate, v) in zip(candidates, scores).dropFirst() {
+                if v > bestValue { bestValue = v; best = candidate }
+            }
+        }
+        return best
+    }
+
     @Test func downsampleMatchesReference() {
         for (w, h) in [(1, 1), (7, 5), (203, 117), (64, 3)] {
             let plane = KernelReferenceTests.noisePlane(width: w, height: h, seed: UInt64(w * h))

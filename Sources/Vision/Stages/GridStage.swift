@@ -21,13 +21,12 @@ public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
     // cells; the projection periodicity below is the real test.
     var angles: [Double] = [], spacings: [Double] = [], phases: [Double] = [], strengths: [Double] = []
     let small = downsample(contrast, factor: 2)
-    for gradientDeg in [peaks.first, peaks.second] {
-        // The gradient points across the line: it is the line family's normal. The histogram
-        // gives it to about half a degree; line removal needs better (a 0.5 degree error
-        // drifts a line by most of a pixel within one median block), so refine it to 0.05
-        // degree by maximising the sharpness of the projection profile.
-        let normal = refineLineNormal(small, degrees: gradientDeg) * .pi / 180
-        let (profile, origin) = projectionProfile(contrast, normalAngle: normal)
+    // The gradient points across the line: it is the line family's normal. The histogram gives
+    // it to about half a degree; line removal needs better (a 0.5 degree error drifts a line
+    // by most of a pixel within one median block), so refine it to 0.05 degree by maximising
+    // the sharpness of the projection profile. Both families share their projection passes.
+    let normals = refineLineNormals(small, degrees: [peaks.first, peaks.second]).map { $0 * .pi / 180 }
+    for (normal, (profile, origin)) in zip(normals, projectionProfiles(contrast, normalAngles: normals)) {
         guard let p = dominantPeriod(profile, minLag: minSpacing, maxLag: maxSpacing),
               p.strength >= minPeriodicity else { return nil }
         angles.append(normal + .pi / 2)
@@ -42,10 +41,14 @@ public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
     return (angles, spacings, phases, strengths)
 }
 
-/// The normal direction (degrees) near `degrees` whose projection profile of `contrast` has the
-/// most detrended energy: straight lines project to sharp peaks only when the projection runs
-/// exactly along them. Coarse-to-fine search over +-3 degrees.
-func refineLineNormal(_ contrast: Plane, degrees: Double) -> Double {
+/// For each start direction (degrees), the normal direction near it whose projection profile
+/// of `contrast` has the most detrended energy: straight lines project to sharp peaks only
+/// when the projection runs exactly along them. Coarse-to-fine search over +-3 degrees.
+///
+/// Each search runs as on its own, but the directions all searches score at a stage are
+/// projected in shared passes (the same profiles bit for bit; a pass fills up to four side
+/// by side).
+func refineLineNormals(_ contrast: Plane, degrees starts: [Double]) -> [Double] {
     // The coarse 0.5-degree stage runs on a further 2x-reduced copy: a quarter of the work,
     // and half-degree steps do not need the resolution.
     let coarse = downsample(contrast, factor: 2)
@@ -61,24 +64,40 @@ func refineLineNormal(_ contrast: Plane, degrees: Double) -> Double {
             return energy
         }
     }
-    var best = degrees
+    var best = starts
     // The last stage starts from a direction the previous fine stage has already scored.
-    var fineScores: [(degrees: Double, value: Double)] = []
+    var fineScores = [[(degrees: Double, value: Double)]](repeating: [], count: starts.count)
     for (step, reach, fine) in [(0.5, 6, false), (0.15, 2, true), (0.05, 1, true)] {
-        let centre = best
-        // The centre first, then k = -reach ... reach; compared in that order as one by one.
-        let candidates = [centre] + (-reach...reach).filter { $0 != 0 }.map { centre + Double($0) * step }
-        let scores: [Double]
-        if fine {
-            let unknown = candidates.filter { deg in !fineScores.contains { $0.degrees == deg } }
-            fineScores += zip(unknown, sharpness(unknown, on: contrast)).map { ($0, $1) }
-            scores = candidates.map { deg in fineScores.first { $0.degrees == deg }!.value }
-        } else {
-            scores = sharpness(candidates, on: coarse)
+        // Per search: the centre first, then k = -reach ... reach; compared in that order.
+        let candidates = best.map { centre in
+            [centre] + (-reach...reach).filter { $0 != 0 }.map { centre + Double($0) * step }
         }
-        var bestValue = scores[0]
-        for (candidate, v) in zip(candidates, scores).dropFirst() {
-            if v > bestValue { bestValue = v; best = candidate }
+        var scores: [[Double]]
+        if fine {
+            let unknown = zip(candidates, fineScores).map { degrees, known in
+                degrees.filter { deg in !known.contains { $0.degrees == deg } }
+            }
+            var values = sharpness(unknown.flatMap { $0 }, on: contrast)[...]
+            for (i, degrees) in unknown.enumerated() {
+                fineScores[i] += zip(degrees, values.prefix(degrees.count)).map { ($0, $1) }
+                values = values.dropFirst(degrees.count)
+            }
+            scores = zip(candidates, fineScores).map { degrees, known in
+                degrees.map { deg in known.first { $0.degrees == deg }!.value }
+            }
+        } else {
+            var values = sharpness(candidates.flatMap { $0 }, on: coarse)[...]
+            scores = []
+            for degrees in candidates {
+                scores.append(Array(values.prefix(degrees.count)))
+                values = values.dropFirst(degrees.count)
+            }
+        }
+        for i in best.indices {
+            var bestValue = scores[i][0]
+            for (candidate, v) in zip(candidates[i], scores[i]).dropFirst() {
+                if v > bestValue { bestValue = v; best[i] = candidate }
+            }
         }
     }
     return best
