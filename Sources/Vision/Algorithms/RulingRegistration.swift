@@ -1,0 +1,269 @@
+import Foundation
+import Hemocytometer
+
+/// Where one line family of a detected ruling sits in the Neubauer-improved chamber: the scale
+/// and offset that map a coordinate along the family's normal to chamber micrometres.
+public struct RulingFamilyFit: Sendable, Equatable {
+    /// Chamber µm per plane pixel along the normal.
+    public var umPerPixel: Double
+    /// Chamber coordinate (µm) of normal coordinate 0: u(t) = umPerPixel * t + offsetUm.
+    public var offsetUm: Double
+    /// Which Neubauer spacing the family's period is (50, 200, 250 or 1000 µm).
+    public var spacingUm: Double
+    /// False when another scale fits the ruling in view about as well (no triple line or
+    /// change of spacing in view); the spacing is then the assumed one where it can be.
+    public var scaleKnown: Bool
+    /// False when other positions in the chamber fit about as well (a view showing one
+    /// repeating stretch of the ruling, or its mirror image): the offset is then one of them.
+    public var originKnown: Bool
+    /// Correlation of the line masses this fit predicts with those seen (-1 ... 1).
+    public var score: Double
+
+    /// The chamber coordinate of normal coordinate `t`.
+    public func chamberUm(_ t: Double) -> Double { umPerPixel * t + offsetUm }
+}
+
+/// One detected line family, as the grid search found it.
+public struct RulingFamilyProfile: Sendable {
+    /// Mean line contrast along the family's normal, one sample per plane pixel
+    /// (`projectionProfile`); sample i covers normal coordinates [origin + i, origin + i + 1).
+    public var profile: [Double]
+    /// Normal coordinate of the profile's first sample, plane pixels.
+    public var origin: Double
+    /// The family's line spacing, plane pixels.
+    public var period: Double
+    /// Profile index of one of the family's lines (`dominantPeriod`'s phase).
+    public var phase: Double
+    public init(profile: [Double], origin: Double, period: Double, phase: Double) {
+        self.profile = profile
+        self.origin = origin
+        self.period = period
+        self.phase = phase
+    }
+}
+
+/// Registers the two line families of a detected ruling against the Neubauer-improved ruling
+/// (`NeubauerGeometry.rulingLines`): which spacing each family's period is (hence µm per
+/// pixel), and which of the chamber's lines its lines are.
+///
+/// Why: the period alone does not give the scale. The 250 µm squares of the outer large
+/// squares, the 200 µm group squares of the central column and row (drawn with triple lines)
+/// and the central square's 50 µm squares all make periodic rulings, and taking a 200 µm
+/// period for 250 µm puts the calibration 25% off (the area, and a concentration from it, 56%).
+/// What tells them apart is the pattern: which lines are triple, where the spacing changes,
+/// which lines lie between. Each family is scored for every spacing and every chamber line its
+/// strongest line could be (`rulingFamilyFits`); the two families then take the best pair
+/// that agrees on µm per pixel (square pixels: one scale, whatever each family's spacing), which
+/// settles a family whose own pattern is ambiguous (a 250 µm ruling with a triple line every
+/// fourth line looks like the central 50 µm one) by the other.
+///
+/// - Parameters:
+///   - families: the two families (or one).
+///   - assumedSpacingUm: a spacing preferred, among pairs about as good as the best, when the
+///     pattern cannot tell the scale.
+///   - margin: how much better (in summed correlation) the best pair must score than the best
+///     pair of another scale, and each family's fit than its best fit at another chamber
+///     position, to count as known.
+///   - maxScaleRatio: the largest ratio of the two families' µm per pixel one pair may have
+///     (perspective makes them differ a little; the spacings differ by 1.25x at least).
+/// - Returns: one fit per family, or nil when a family's profile cannot be scored.
+public func registerRuling(_ families: [RulingFamilyProfile],
+                           assumedSpacingUm: Double = NeubauerGeometry.cornerSubsquareUm,
+                           margin: Double = 0.1, maxScaleRatio: Double = 1.12) -> [RulingFamilyFit]? {
+    let hypotheses = families.map(rulingFamilyFits)
+    guard !hypotheses.isEmpty, hypotheses.allSatisfy({ !$0.isEmpty }) else { return nil }
+    // Each family's best fit per spacing.
+    let bestPerSpacing: [[RulingFamilyFit]] = hypotheses.map { fits in
+        Dictionary(grouping: fits, by: \.spacingUm).values
+            .compactMap { $0.max { $0.score < $1.score } }
+            .sorted { $0.spacingUm < $1.spacingUm }
+    }
+    // Every combination of one fit per family whose scales agree.
+    var pairs: [[RulingFamilyFit]] = [[]]
+    for options in bestPerSpacing { pairs = pairs.flatMap { p in options.map { p + [$0] } } }
+    let limit = log(max(1, maxScaleRatio))
+    func agrees(_ p: [RulingFamilyFit]) -> Bool {
+        p.allSatisfy { abs(log($0.umPerPixel / p[0].umPerPixel)) <= limit }
+    }
+    func score(_ p: [RulingFamilyFit]) -> Double { p.reduce(0) { $0 + $1.score } }
+    let ranked = pairs.filter(agrees).sorted { (score($0), -$0[0].spacingUm) > (score($1), -$1[0].spacingUm) }
+    guard var chosen = ranked.first else { return nil }
+    let rival = ranked.first { abs(log($0[0].umPerPixel / chosen[0].umPerPixel)) > limit }
+    let scaleKnown = rival.map { score(chosen) - score($0) >= margin } ?? true
+    if !scaleKnown, let assumed = ranked.first(where: { p in
+        score(p) >= score(chosen) - margin && p.contains { $0.spacingUm == assumedSpacingUm }
+    }) {
+        chosen = assumed
+    }
+    return zip(chosen, hypotheses).map { fit, fits in
+        var fit = fit
+        fit.scaleKnown = scaleKnown
+        // Another position for the same spacing: at least half a spacing away.
+        let rivalPosition = fits.filter {
+            $0.spacingUm == fit.spacingUm && abs($0.offsetUm - fit.offsetUm) >= 0.5 * fit.spacingUm
+        }.map(\.score).max() ?? -1
+        fit.originKnown = scaleKnown && fit.score - rivalPosition >= margin / 2
+        return fit
+    }
+}
+
+/// Every registration hypothesis of one family: for each Neubauer spacing its period could be,
+/// and each chamber line its strongest line could be, the correlation of the line masses that
+/// predicts with those in the profile.
+func rulingFamilyFits(_ family: RulingFamilyProfile) -> [RulingFamilyFit] {
+    let profile = family.profile, origin = family.origin, period = family.period, phase = family.phase
+    let n = profile.count
+    guard n >= 8, period.isFinite, period >= 2, phase.isFinite else { return [] }
+    let detrended = profileAboveBackground(profile, block: max(4, Int((period / 2).rounded())))
+    var energy = 0.0
+    for v in detrended { energy += v * v }
+    guard energy > 1e-18 else { return [] }
+    // Where the family's lines really are: sample index of line k = a + b * k. The period and
+    // phase come from a folded autocorrelation, a pixel or two off over a view, and a stroke
+    // of a triple line is a pixel or two wide.
+    let lattice = fitLineLattice(detrended, start: phase, period: period)
+    let lines = rulingMasses(strokes: false), strokes = rulingMasses(strokes: true)
+    let spacings: [Double] = [NeubauerGeometry.smallSquareUm, NeubauerGeometry.groupSquareUm,
+                              NeubauerGeometry.cornerSubsquareUm, NeubauerGeometry.largeSquareUm]
+    var prefix = [Double](repeating: 0, count: n + 1)
+    for i in 0..<n { prefix[i + 1] = prefix[i] + detrended[i] }
+    var fits: [RulingFamilyFit] = []
+    for spacing in spacings {
+        // µm per sample; chamber coordinate of sample i = scale * i + (line - scale * a).
+        let scale = spacing / lattice.b
+        // Where this scale puts a triple line's strokes (5 µm apart) three samples apart or
+        // more, each stroke's mass is compared on its own, within half that of its middle: a
+        // compact line then fails a hypothesis that wants a wide triple (at 50 µm spacing the
+        // pattern of 250 µm squares with their triple border recurs, five times smaller).
+        // Closer, each line's mass, within 7 µm of its middle (and a sample and a half).
+        let gap = NeubauerGeometry.tripleLineOffsetUm / scale
+        let (masses, reach) = gap >= 3 ? (strokes, gap / 2) : (lines, max(1.5, 7 / scale))
+        for line in lines {
+            let offset = line.positionUm - scale * lattice.a
+            guard let r = rulingMassCorrelation(prefix, lines: masses, lattice: lattice, scale: scale,
+                                                offset: offset, reach: reach) else { continue }
+            // Normal coordinate t = origin + i + 0.5.
+            fits.append(RulingFamilyFit(umPerPixel: scale, offsetUm: offset - scale * (origin + 0.5), spacingUm: spacing,
+                                        scaleKnown: true, originKnown: true, score: r))
+        }
+    }
+    return fits
+}
+
+/// Every line (or every stroke) of the ruling along one axis, µm, with the contrast mass it
+/// adds to a projection across it: a stroke counts one, a triple line three; a line of the
+/// central large square's 50 µm squares runs through only that square (a third of the ruled
+/// area) and counts half.
+private func rulingMasses(strokes: Bool) -> [(positionUm: Double, massUm: Double)] {
+    NeubauerGeometry.rulingLines().flatMap { line -> [(positionUm: Double, massUm: Double)] in
+        let weight = line.extentEndUm - line.extentStartUm < NeubauerGeometry.ruledAreaUm ? 0.5 : 1
+        let positions = line.strokePositionsUm
+        return strokes ? positions.map { ($0, weight) } : [(line.positionUm, weight * Double(positions.count))]
+    }
+}
+
+/// Correlation between the line (or stroke) masses a ruling hypothesis predicts and those the
+/// profile shows, at every chamber line (stroke) in view and at every lattice position and quarter position
+/// (where the hypothesis may predict nothing: a line seen there that it does not explain
+/// counts against it). Sample i lies at chamber coordinate scale * i + offset; `prefix` holds
+/// the detrended profile's running sums. Nil with fewer than three positions in view.
+private func rulingMassCorrelation(_ prefix: [Double], lines: [(positionUm: Double, massUm: Double)],
+                                   lattice: (a: Double, b: Double), scale: Double, offset: Double,
+                                   reach: Double) -> Double? {
+    let n = prefix.count - 1
+    func observed(_ x: Double) -> Double? {
+        let lo = Int((x - reach).rounded(.up)), hi = Int((x + reach).rounded(.down))
+        guard lo >= 0, hi <= n - 1, lo <= hi else { return nil }
+        return prefix[hi + 1] - prefix[lo]
+    }
+    var pairs: [(predicted: Double, observed: Double)] = []
+    var ruled: [Double] = []
+    for line in lines {
+        let x = (line.positionUm - offset) / scale
+        guard let o = observed(x) else { continue }
+        pairs.append((line.massUm, o))
+        ruled.append(x)
+    }
+    let quarters = Int((Double(n) / lattice.b * 4).rounded(.up)) + 8
+    let first = Int((-lattice.a / lattice.b * 4).rounded(.down)) - 4
+    for q in first...(first + quarters) {
+        let x = lattice.a + lattice.b * Double(q) / 4
+        guard !ruled.contains(where: { abs($0 - x) <= reach }), let o = observed(x) else { continue }
+        pairs.append((0, o))
+    }
+    guard pairs.count >= 3 else { return nil }
+    let m = Double(pairs.count)
+    let mp = pairs.reduce(0) { $0 + $1.predicted } / m, mo = pairs.reduce(0) { $0 + $1.observed } / m
+    var spo = 0.0, spp = 0.0, soo = 0.0
+    for p in pairs {
+        spo += (p.predicted - mp) * (p.observed - mo)
+        spp += (p.predicted - mp) * (p.predicted - mp)
+        soo += (p.observed - mo) * (p.observed - mo)
+    }
+    guard spp > 1e-18, soo > 1e-18 else { return nil }
+    return spo / (spp * soo).squareRoot()
+}
+
+/// The line lattice of a profile above its background: sample index a + b * k of line k, by
+/// least squares on the centroids of the lines found near `start + k * period` (each within a
+/// sixth of a period, its positive mass at least a quarter of a typical strong line's), twice,
+/// the spacing kept within 4% of `period`. Line 0 is the strongest line found: a real line, so
+/// that a hypothesis can put a chamber line on it. Falls back to (start, period) with fewer
+/// than two lines.
+func fitLineLattice(_ detrended: [Double], start: Double, period: Double) -> (a: Double, b: Double) {
+    let n = detrended.count
+    var a = start, b = period
+    let kMin = Int((-a / b).rounded(.down)), kMax = Int(((Double(n - 1) - a) / b).rounded(.up))
+    guard kMin <= kMax else { return (a, b) }
+    var strongest = 0.0
+    for _ in 0..<2 {
+        var lines: [(k: Double, centre: Double, mass: Double)] = []
+        let reach = max(2, b / 6)
+        for k in kMin...kMax {
+            let p = a + b * Double(k)
+            let lo = max(0, Int((p - reach).rounded(.up))), hi = min(n - 1, Int((p + reach).rounded(.down)))
+            guard lo <= hi else { continue }
+            var mass = 0.0, moment = 0.0
+            for i in lo...hi where detrended[i] > 0 {
+                mass += detrended[i]
+                moment += detrended[i] * Double(i)
+            }
+            if mass > 0 { lines.append((Double(k), moment / mass, mass)) }
+        }
+        let strong = lines.map(\.mass).sorted(by: >)
+        guard let typical = strong.isEmpty ? nil : strong[min(strong.count - 1, strong.count / 4)] else { break }
+        let kept = lines.filter { $0.mass >= 0.25 * typical }
+        guard kept.count >= 2 else { break }
+        strongest = kept.max { $0.mass < $1.mass }?.k ?? 0
+        let m = Double(kept.count)
+        let mk = kept.reduce(0) { $0 + $1.k } / m, mc = kept.reduce(0) { $0 + $1.centre } / m
+        var skk = 0.0, skc = 0.0
+        for l in kept { skk += (l.k - mk) * (l.k - mk); skc += (l.k - mk) * (l.centre - mc) }
+        // The autocorrelation's period is an average over the view and is trusted to 4%: a
+        // line taken for another (a clump of cells) must not drag the lattice further.
+        guard skk > 0, abs(skc / skk / period - 1) <= 0.04 else { break }
+        b = skc / skk
+        a = mc - b * mk
+    }
+    return (a + b * strongest, b)
+}
+
+/// The profile minus its background: the median of each block of `block` samples, linearly
+/// interpolated between block centres. Lines cover a small part of any block, so the median
+/// is the background between them; a moving mean would take a share of each line's own mass
+/// away, more of it near the ends of the profile, where the window is cut short.
+private func profileAboveBackground(_ profile: [Double], block: Int) -> [Double] {
+    let n = profile.count
+    let blocks = max(1, (n + block / 2) / block)
+    let size = Double(n) / Double(blocks)
+    let medians: [Double] = (0..<blocks).map { b in
+        let lo = Int((Double(b) * size).rounded()), hi = max(lo + 1, min(n, Int((Double(b + 1) * size).rounded())))
+        let sorted = profile[lo..<hi].sorted()
+        return sorted[sorted.count / 2]
+    }
+    return (0..<n).map { i in
+        let t = max(0, min(Double(blocks - 1), (Double(i) + 0.5) / size - 0.5))
+        let b0 = Int(t), b1 = min(blocks - 1, b0 + 1), f = t - Double(b0)
+        return profile[i] - (medians[b0] + (medians[b1] - medians[b0]) * f)
+    }
+}
