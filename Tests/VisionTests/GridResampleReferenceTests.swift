@@ -138,7 +138,7 @@ struct GridResampleReferenceTests {
         canvas.liveCell(x: 40, y: 30, r: 9)
         canvas.deadCell(x: 90, y: 50, r: 7)
         let image = canvas.image(noise: 0.05)
-        for scale in [1, 2, 3, 4] {
+        for scale in [1, 2, 3, 4, 5, 8, 130] {
             var config = PipelineConfig()
             config.workingScale = scale
             var frame = Frame(image: image, config: config)

@@ -37,49 +37,10 @@ struct NormalizeStage: Stage {
             return
         }
         let w = image.width, h = image.height
-        let ow = (w + f - 1) / f, oh = (h + f - 1) / f
-        var lum = Plane(width: ow, height: oh)
-        var counts = [Float](repeating: 0, count: ow)
-        var glare = 0
-        var saturatedChroma = 0
-        let glareLevel = UInt8(clamping: config.glareLevel)
         // Chroma (max - min of the 8-bit channels) above this marks a coloured pixel.
-        let chromaLimit = Int((config.greyscaleSaturation * 255).rounded())
-        image.pixels.withUnsafeBufferPointer { px in
-            srgbToLinear.withUnsafeBufferPointer { lut in
-                lum.data.withUnsafeMutableBufferPointer { out in
-                    counts.withUnsafeMutableBufferPointer { cnt in
-                        for oy in 0..<oh {
-                            let o = out.baseAddress! + oy * ow
-                            for x in 0..<ow { cnt[x] = 0 }
-                            let y0 = oy * f, y1 = min(y0 + f, h)
-                            for y in y0..<y1 {
-                                var p = y * w * 3
-                                // Output column by output column (no division per pixel); each
-                                // output still sums its pixels in x order.
-                                for ox in 0..<ow {
-                                    let xEnd = min(w, (ox &+ 1) &* f)
-                                    var sum = o[ox], n = cnt[ox]
-                                    for _ in (ox &* f)..<xEnd {
-                                        let r = px[p], g = px[p &+ 1], b = px[p &+ 2]
-                                        p &+= 3
-                                        let v = 0.2126 * lut[Int(r)] + 0.7152 * lut[Int(g)] + 0.0722 * lut[Int(b)]
-                                        sum += v
-                                        n += 1
-                                        let hi = max(r, max(g, b)), lo = min(r, min(g, b))
-                                        if hi >= glareLevel { glare &+= 1 }
-                                        if Int(hi) &- Int(lo) > chromaLimit { saturatedChroma &+= 1 }
-                                    }
-                                    o[ox] = sum
-                                    cnt[ox] = n
-                                }
-                            }
-                            for x in 0..<ow { o[x] /= cnt[x] }
-                        }
-                    }
-                }
-            }
-        }
+        let (lum, glare, saturatedChroma) = linearLuminance(
+            image, factor: f, glareLevel: UInt8(clamping: config.glareLevel),
+            chromaLimit: Int((config.greyscaleSaturation * 255).rounded()))
         frame.luminance = lum
         let total = Double(w) * Double(h)
         frame.glareRatio = Double(glare) / total
