@@ -39,7 +39,9 @@ public struct CountComparison: Sendable, Equatable {
     }
 }
 
-/// Predicted against labelled concentration (cells/mL), both by the Neubauer rules.
+/// Predicted against labelled concentration (cells/mL), both by the Neubauer rules (counted
+/// large squares, or the density over the field when none is in view) and at the label's
+/// dilution.
 public struct ConcentrationComparison: Sendable, Equatable {
     public var predictedPerML: Double?
     public var labelledPerML: Double
@@ -146,8 +148,10 @@ public struct FixtureScore: Sendable, Equatable {
 ///   - rule: matching rule (labels-v1 default).
 ///   - countSettings: the counting settings the pipeline used (squares, MAD cut), applied to
 ///     the labelled centres to get the labelled concentration.
+///   - pipelineDilution: the dilution the pipeline's concentration assumed (its config's); the
+///     comparison rescales it to the label's, the sample's own.
 public func scoreFixture(result: PipelineResult, truth: GroundTruth, rule: MatchRule = .standard,
-                         countSettings: CountSettings = CountSettings()) -> FixtureScore {
+                         countSettings: CountSettings = CountSettings(), pipelineDilution: Double = 1) -> FixtureScore {
     let detections = result.detections
     let matching = matchCentres(predicted: detections.map { Point(x: $0.x, y: $0.y) },
                                 labelled: truth.matchTargets, rule: rule)
@@ -177,10 +181,16 @@ public func scoreFixture(result: PipelineResult, truth: GroundTruth, rule: Match
         viabilityError = predicted - labelled
     }
 
+    // By the counting rules where the label's grid shows a whole large square; otherwise (high
+    // magnification) from the density over the field, as the pipeline falls back to, which
+    // makes this the check on the pipeline's calibration.
     var concentration: ConcentrationComparison?
-    if let labelledCount = truth.chamberCount(imageWidth: result.width, imageHeight: result.height, settings: countSettings),
-       let labelledPerML = labelledCount.concentrationPerML {
-        concentration = ConcentrationComparison(predictedPerML: result.count.concentrationPerML, labelledPerML: labelledPerML)
+    if let labelledPerML = truth.chamberCount(imageWidth: result.width, imageHeight: result.height,
+                                              settings: countSettings)?.concentrationPerML
+        ?? truth.areaConcentration(imageWidth: result.width, imageHeight: result.height) {
+        let rescale = pipelineDilution > 0 ? truth.dilution / pipelineDilution : 1
+        concentration = ConcentrationComparison(predictedPerML: result.count.concentrationPerML.map { $0 * rescale },
+                                                labelledPerML: labelledPerML)
     }
 
     var checks: [ExpectCheck] = []

@@ -110,6 +110,37 @@ public struct GroundTruth: Sendable, Equatable {
 }
 
 extension GroundTruth {
+    /// The concentration the labels imply from the density over the whole field, as the
+    /// pipeline gives it when no large square is fully in view ("concentration-from-area"):
+    /// labelled cells per mm² of chamber (0.1 µL over each) x 10^4 x the label's dilution. The
+    /// field is the image's outline mapped through the label's grid (perspective included), or
+    /// width x height x `umPerPixel`² without a grid. nil without either, or for a degenerate
+    /// field.
+    public func areaConcentration(imageWidth: Int, imageHeight: Int) -> Double? {
+        guard imageWidth > 0, imageHeight > 0 else { return nil }
+        var areaUm2: Double?
+        if let grid, grid.corners.count == 4, grid.widthUm > 0, grid.heightUm > 0,
+           let toChamber = Homography(from: grid.corners, to: [
+               Point(x: 0, y: 0), Point(x: grid.widthUm, y: 0),
+               Point(x: grid.widthUm, y: grid.heightUm), Point(x: 0, y: grid.heightUm)]) {
+            let w = Double(imageWidth), h = Double(imageHeight)
+            let outline = [Point(x: 0, y: 0), Point(x: w, y: 0), Point(x: w, y: h), Point(x: 0, y: h)].compactMap(toChamber.apply)
+            if outline.count == 4 {
+                // Shoelace: the mapped outline is a quadrilateral (a homography keeps lines straight).
+                var twice = 0.0
+                for k in 0..<4 {
+                    let a = outline[k], b = outline[(k + 1) % 4]
+                    twice += a.x * b.y - b.x * a.y
+                }
+                areaUm2 = abs(twice) / 2
+            }
+        } else if let umPerPixel, umPerPixel > 0 {
+            areaUm2 = Double(imageWidth) * Double(imageHeight) * umPerPixel * umPerPixel
+        }
+        guard let areaUm2, areaUm2.isFinite, areaUm2 > 0 else { return nil }
+        return Double(cells.count) / (areaUm2 / 1e6) * NeubauerGeometry.cellsPerMLPerCellPerSquare * dilution
+    }
+
     /// The ground truth a labels-v1 label states.
     public init(label: Label) {
         self.init(

@@ -276,7 +276,8 @@ func runFixture(_ fixture: RunFixture, pipeline: Pipeline, settings: RunSettings
                                       sparsePerSquare: config.sparsePerSquare)
     let truth = GroundTruth(label: label)
     outcome.truth = truth
-    outcome.score = scoreFixture(result: result, truth: truth, rule: settings.matchRule, countSettings: countSettings)
+    outcome.score = scoreFixture(result: result, truth: truth, rule: settings.matchRule, countSettings: countSettings,
+                                 pipelineDilution: config.dilution)
     outcome.status = .scored
     outcome.harnessCPUSeconds += StageClock.threadCPU() - harnessStart
     return outcome

@@ -135,7 +135,8 @@ private func sweepFixture(_ fixture: RunFixture, sweep: [SweepSetting], stages: 
         let config = setting.config
         let countSettings = CountSettings(squares: config.countedSquares, madCut: config.madCut, dilution: label.dilution,
                                           overcrowdedPerSquare: config.overcrowdedPerSquare, sparsePerSquare: config.sparsePerSquare)
-        let score = scoreFixture(result: result, truth: truth, rule: settings.matchRule, countSettings: countSettings)
+        let score = scoreFixture(result: result, truth: truth, rule: settings.matchRule, countSettings: countSettings,
+                                 pipelineDilution: config.dilution)
         out.append(SweepCell(detection: score.detection, absRelCountError: score.total.absRelativeError, scored: true))
     }
     return out

@@ -45,7 +45,11 @@ struct MetricsTests {
         let loc = try #require(s.localisation)
         #expect(loc.pairs == 2 && loc.meanPixels == 1.5 && loc.medianPixels == 1.5 && abs(loc.p90Pixels - 1.9) < 1e-12)
         #expect(loc.meanUm == 0.75 && loc.calibratedPairs == 2)
-        #expect(s.blankDetections == nil && s.concentration == nil && s.expectChecks.isEmpty)
+        #expect(s.blankDetections == nil && s.expectChecks.isEmpty)
+        // Calibrated, no grid: 3 cells over 200 x 200 px at 0.5 µm = 0.01 mm², 3,000,000 per mL;
+        // the pipeline gave no concentration, so there is no error to report.
+        #expect(s.concentration == ConcentrationComparison(predictedPerML: nil, labelledPerML: 3_000_000))
+        #expect(s.concentration?.relativeError == nil)
         #expect(s.matching.unmatchedPredictions == [1, 3] && s.matching.unmatchedLabels == [1])
     }
 
@@ -98,7 +102,8 @@ struct MetricsTests {
         let count = try #require(t.chamberCount(imageWidth: 320, imageHeight: 320))
         #expect(count.meanPerSquare == 10)
         #expect(count.concentrationPerML == 200_000)
-        let s = scoreFixture(result: makeResult([], width: 320, height: 320, concentration: 220_000), truth: t)
+        let s = scoreFixture(result: makeResult([], width: 320, height: 320, concentration: 220_000), truth: t,
+                             pipelineDilution: 2)
         let c = try #require(s.concentration)
         #expect(c.labelledPerML == 200_000)
         #expect(abs((c.relativeError ?? 0) - 0.1) < 1e-12)
@@ -108,6 +113,40 @@ struct MetricsTests {
         #expect(partial.concentrationPerML == 200_000)
         // No grid: no labelled concentration.
         #expect(GroundTruth(cells: cells).chamberCount(imageWidth: 320, imageHeight: 320) == nil)
+    }
+
+    @Test func labelledConcentrationFromTheFieldWhenNoLargeSquareIsInView() throws {
+        // 0.5 µm per px: a 400 x 300 image covers 200 x 150 µm = 0.03 mm²,
+        // no large square. 12 cells: 400 per mm², x 10^4 per mL, dilution 2: 8,000,000 per mL.
+        let cells = (0..<12).map { GroundTruth.Cell(x: 20 + Double($0) * 30, y: 150, r: 8) }
+        // The grid as the label states it: the ruled area's corners far outside the image;
+        // the field's area comes from mapping the image outline through it.
+        let toImage = try #require(Homography(from: [Point(x: 0, y: 0), Point(x: 3000, y: 0),
+                                                      Point(x: 3000, y: 3000), Point(x: 0, y: 3000)],
+                                               to: [Point(x: -2000, y: -1500), Point(x: 4000, y: -1500),
+                                                    Point(x: 4000, y: 4500), Point(x: -2000, y: 4500)]))
+        let corners = [Point(x: 0, y: 0), Point(x: 3000, y: 0), Point(x: 3000, y: 3000), Point(x: 0, y: 3000)]
+            .compactMap(toImage.apply)
+        let t = GroundTruth(cells: cells, dilution: 2, grid: GroundTruth.Grid(corners: corners, widthUm: 3000, heightUm: 3000))
+        #expect(t.chamberCount(imageWidth: 400, imageHeight: 300)?.concentrationPerML == nil)
+        let fromGrid = try #require(t.areaConcentration(imageWidth: 400, imageHeight: 300))
+        #expect(abs(fromGrid - 8_000_000) < 1)
+        // Calibrated without a grid: the same from umPerPixel.
+        let calibrated = GroundTruth(cells: cells, umPerPixel: 0.5, dilution: 2)
+        #expect(abs((calibrated.areaConcentration(imageWidth: 400, imageHeight: 300) ?? 0) - 8_000_000) < 1)
+        // The score compares the pipeline's area-based figure with it: a 25% scale error
+        // (200 µm squares taken for 250 µm ones) is a 56% concentration error.
+        let s = scoreFixture(result: makeResult([], width: 400, height: 300, concentration: 8_000_000 / 1.5625),
+                             truth: t, pipelineDilution: 2)
+        let c = try #require(s.concentration)
+        #expect(abs((c.relativeError ?? 0) + 0.36) < 1e-9)
+        // A pipeline run at its default dilution 1 is compared at the sample's (the label's) 2.
+        let atOne = scoreFixture(result: makeResult([], width: 400, height: 300, concentration: 4_000_000), truth: t)
+        #expect(abs((atOne.concentration?.predictedPerML ?? 0) - 8_000_000) < 1e-6)
+        #expect(abs(atOne.concentration?.relativeError ?? 1) < 1e-12)
+        // Neither grid nor calibration, or an empty image: none.
+        #expect(GroundTruth(cells: cells).areaConcentration(imageWidth: 400, imageHeight: 300) == nil)
+        #expect(calibrated.areaConcentration(imageWidth: 0, imageHeight: 300) == nil)
     }
 
     @Test func microMacroAndTags() throws {
