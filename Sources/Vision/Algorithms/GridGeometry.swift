@@ -30,15 +30,18 @@ public func orientationHistogram(_ plane: Plane, minMagnitude: Float) -> [Double
                     let gx = (load(c + (x &+ 1)) - load(c + (x &- 1))) * 0.5
                     let gy = (load(c + (x &+ w)) - load(c + (x &- w))) * 0.5
                     let m2 = gx * gx + gy * gy
+                    x &+= 4
+                    // Flat background: often no pixel of the four is counted.
+                    let counted = .!(m2 .< V(repeating: minSq))
+                    if !any(counted) { continue }
                     let (degrees, usable) = orientationDegrees(gy, gx)
                     let (bin, sure) = orientationBins(degrees: degrees)
                     let fast = usable .& sure
-                    for lane in 0..<4 {
-                        let m = m2[lane]
-                        if m < minSq { continue }
-                        add(m, fast[lane] ? Int(bin[lane]) : orientationBin(gy[lane], gx[lane]))
+                    // sqrtps rounds each lane as sqrtss does.
+                    let magnitude = m2.squareRoot()
+                    for lane in 0..<4 where counted[lane] {
+                        bins[fast[lane] ? Int(bin[lane]) : orientationBin(gy[lane], gx[lane])] += Double(magnitude[lane])
                     }
-                    x &+= 4
                 }
                 while x < w &- 1 {
                     let gx = (c[x &+ 1] - c[x &- 1]) * 0.5, gy = (c[x &+ w] - c[x &- w]) * 0.5
