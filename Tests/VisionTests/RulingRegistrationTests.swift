@@ -121,4 +121,30 @@ struct RulingRegistrationTests {
         let nonsense = RulingFamilyProfile(profile: [Double](repeating: 0.05, count: 400), origin: 0, period: .nan, phase: 10)
         #expect(registerRuling([nonsense]) == nil)
     }
+
+    @Test func chamberMappingFromWorkingPlaneFits() throws {
+        // Working scale 2: working pixel i is image pixels 2i, 2i + 1 (centre 2i + 0.5). Along
+        // y (normal +y) 1.5 µm per working pixel, chamber y 1000 at working y 0; along x
+        // (normal +x) 1.5 µm, chamber x 2000 at working x 0.
+        func fit(_ offset: Double) -> RulingFamilyFit {
+            RulingFamilyFit(umPerPixel: 1.5, offsetUm: offset, spacingUm: 250, scaleKnown: true, originKnown: true, score: 1)
+        }
+        let (m, umPerPixel) = try #require(chamberMapping(normals: [.pi / 2, 0], fits: [fit(1000), fit(2000)], scale: 2))
+        #expect(abs(umPerPixel - 0.75) < 1e-12)
+        let toChamber = try #require(Homography(matrix: m))
+        // Image pixel (0.5, 0.5) is working pixel (0, 0)'s centre.
+        let p = try #require(toChamber.apply(Point(x: 0.5, y: 0.5)))
+        #expect(abs(p.x - 2000) < 1e-9 && abs(p.y - 1000) < 1e-9)
+        let q = try #require(toChamber.apply(Point(x: 100.5, y: 40.5)))
+        #expect(abs(q.x - 2075) < 1e-9 && abs(q.y - 1030) < 1e-9)
+        // Normals pointing up and left registered the ruling's mirror image: the same image
+        // point lands at 3000 - (the mirrored fit's chamber coordinate).
+        let (mirrored, _) = try #require(chamberMapping(normals: [-.pi / 2, .pi], fits: [fit(-1000), fit(-2000)], scale: 2))
+        let r = try #require(Homography(matrix: mirrored)?.apply(Point(x: 100.5, y: 40.5)))
+        #expect(abs(r.x - (3000 - (-2000 - 75))) < 1e-9 && abs(r.y - (3000 - (-1000 - 30))) < 1e-9)
+        #expect(chamberMapping(normals: [0], fits: [fit(0)], scale: 2) == nil)
+        #expect(chamberMapping(normals: [0, 1], fits: [fit(0), RulingFamilyFit(umPerPixel: .nan, offsetUm: 0, spacingUm: 250,
+                                                                                  scaleKnown: false, originKnown: false, score: 0)],
+                               scale: 2) == nil)
+    }
 }
