@@ -190,31 +190,119 @@ public func projectionProfile(_ plane: Plane, normalAngle: Double) -> (profile: 
     projectionProfiles(plane, normalAngles: [normalAngle])[0]
 }
 
-/// `projectionProfile` at several normal angles in one pass over the plane: the same profiles
-/// bit for bit, faster. Each angle's bin sums form one long chain of dependent additions (their
-/// order is fixed: bins are shared across rows); running up to four independent chains side by
-/// side lets the processor overlap them.
+/// `projectionProfile` at several normal angles, sharing the plane's running sums.
+///
+/// A pixel's bin is `Int(base(y) + Float(x) * Float(cos a))` clamped to the profile, with
+/// `base(y) = Float(y * sin a - origin)`: monotone along a row and along a column, so each
+/// row (or column) falls into runs of one bin. A run adds the difference of two running sums
+/// (`PlaneRunningSums`) to its bin: O(runs) per direction instead of O(pixels). Directions
+/// nearer the x axis are walked along rows, the others along columns, whichever gives the
+/// longer runs. Bins and pixel counts are exact; sums differ from pixel-by-pixel addition in
+/// the last bits.
 public func projectionProfiles(_ plane: Plane, normalAngles: [Double]) -> [(profile: [Double], origin: Double)] {
     let w = plane.width, h = plane.height
     guard w > 0, h > 0 else { return normalAngles.map { _ in ([], 0) } }
     let layouts = normalAngles.map { ProjectionLayout(width: w, height: h, normalAngle: $0) }
-    var next = 0
-    while next < layouts.count {
-        let group = min(4, layouts.count - next)
-        if group == 4 {
-            accumulateFour(plane, layouts[next], layouts[next + 1], layouts[next + 2], layouts[next + 3])
-        } else {
-            accumulateTwo(plane, layouts[next], group >= 2 ? layouts[next + 1] : nil)
-        }
-        next += group >= 4 ? 4 : min(group, 2)
-    }
+    let sums = PlaneRunningSums(plane, alongRows: layouts.contains { !$0.alongColumns },
+                                alongColumns: layouts.contains { $0.alongColumns })
+    for layout in layouts { layout.accumulate(sums) }
     return layouts.map { $0.profile(width: w, height: h) }
 }
 
-/// One projection's bins and their running sums and pixel counts (a class: up to four are
-/// filled side by side).
+/// Running sums of a plane in Double: along each row (`rows[y * (w + 1) + x]` = samples 0 ..< x
+/// of row y) and along each column (`columns[y * w + x]` = samples 0 ..< y of column x); either
+/// may be left empty when no direction needs it.
+struct PlaneRunningSums {
+    let width: Int, height: Int
+    var rows: [Double] = [], columns: [Double] = []
+
+    init(_ plane: Plane, alongRows: Bool, alongColumns: Bool) {
+        let w = plane.width, h = plane.height
+        width = w
+        height = h
+        plane.data.withUnsafeBufferPointer { d in
+            let src = d.baseAddress!
+            if alongRows {
+                rows = [Double](unsafeUninitializedCapacity: (w + 1) * h) { r, initialized in
+                    let out = r.baseAddress!
+                    // Four rows side by side: four independent chains of additions.
+                    var y = 0
+                    while y + 4 <= h {
+                        let i0 = src + y * w, i1 = i0 + w, i2 = i1 + w, i3 = i2 + w
+                        let o0 = out + y * (w + 1), o1 = o0 + (w + 1), o2 = o1 + (w + 1), o3 = o2 + (w + 1)
+                        var a0 = 0.0, a1 = 0.0, a2 = 0.0, a3 = 0.0
+                        o0[0] = 0; o1[0] = 0; o2[0] = 0; o3[0] = 0
+                        for x in 0..<w {
+                            a0 += Double(i0[x]); a1 += Double(i1[x]); a2 += Double(i2[x]); a3 += Double(i3[x])
+                            o0[x &+ 1] = a0; o1[x &+ 1] = a1; o2[x &+ 1] = a2; o3[x &+ 1] = a3
+                        }
+                        y += 4
+                    }
+                    while y < h {
+                        let i0 = src + y * w, o0 = out + y * (w + 1)
+                        var a0 = 0.0
+                        o0[0] = 0
+                        for x in 0..<w {
+                            a0 += Double(i0[x])
+                            o0[x &+ 1] = a0
+                        }
+                        y += 1
+                    }
+                    initialized = (w + 1) * h
+                }
+            }
+            if alongColumns {
+                columns = [Double](unsafeUninitializedCapacity: w * (h + 1)) { c, initialized in
+                    let out = c.baseAddress!
+                    for x in 0..<w { out[x] = 0 }
+                    for y in 0..<h {
+                        let above = out + y * w, here = out + (y + 1) * w, row = src + y * w
+                        for x in 0..<w { here[x] = above[x] + Double(row[x]) }
+                    }
+                    initialized = w * (h + 1)
+                }
+            }
+        }
+    }
+}
+
+/// The maximal runs of a monotone integer function over 0 ..< n with values in 0 ... top:
+/// `body(value, start, end)` for each. The function truncates the line start + i * slope
+/// (clamped to 0 ... top); the line only guesses where a run ends, the exact function decides.
+@inline(__always)
+private func forEachRun(count n: Int, top: Int, start: Double, slope: Double, _ value: (Int) -> Int,
+                        _ body: (_ value: Int, _ start: Int, _ end: Int) -> Void) {
+    guard n > 0 else { return }
+    let step = slope != 0 ? 1 / slope : 0
+    // Where the line leaves [c, c + 1): c + 1 going up, c going down.
+    let exit = slope > 0 ? 1.0 : 0.0
+    var a = 0, c = value(0)
+    while a < n {
+        // Clamped at the end it runs towards: the rest of the range.
+        if slope == 0 || (slope > 0 && c == top) || (slope < 0 && c == 0) {
+            body(c, a, n)
+            return
+        }
+        // A guess within a step or two of the run's end; the exact function decides.
+        let guess = (Double(c) + exit - start) * step + 1
+        var b = guess.isFinite ? Int(min(Double(n), max(Double(a + 1), guess))) : n
+        while b > a + 1 && value(b - 1) != c { b -= 1 }
+        var next = b < n ? value(b) : c
+        while b < n && next == c {
+            b += 1
+            if b < n { next = value(b) }
+        }
+        body(c, a, b)
+        a = b
+        c = next
+    }
+}
+
+/// One projection's bins and their sums and pixel counts.
 private final class ProjectionLayout {
     let ny: Double, lo: Double, bins: Int, fx: Float
+    /// Walk columns (runs along y) rather than rows.
+    let alongColumns: Bool
     var sums: [Double], counts: [Double]
 
     init(width w: Int, height h: Int, normalAngle: Double) {
@@ -224,8 +312,46 @@ private final class ProjectionLayout {
         lo = corners.min()!
         bins = Int(corners.max()! - lo) + 1
         fx = Float(nx)
+        alongColumns = abs(nx) > abs(ny)
         sums = [Double](repeating: 0, count: bins)
         counts = sums
+    }
+
+    /// Adds every pixel's sample and count to its bin, run by run.
+    func accumulate(_ running: PlaneRunningSums) {
+        let w = running.width, h = running.height, last = bins - 1, fx = fx
+        let bases = (0..<h).map { Float(Double($0) * ny - lo) }
+        sums.withUnsafeMutableBufferPointer { sb in
+            counts.withUnsafeMutableBufferPointer { cb in
+                bases.withUnsafeBufferPointer { bb in
+                    let sums = sb.baseAddress!, counts = cb.baseAddress!, base = bb.baseAddress!
+                    if alongColumns {
+                        running.columns.withUnsafeBufferPointer { cs in
+                            let c = cs.baseAddress!
+                            for x in 0..<w {
+                                let along = Float(x) * fx
+                                forEachRun(count: h, top: last, start: Double(base[0] + along), slope: ny,
+                                           { min(last, max(0, Int(base[$0] + along))) }) { bin, y0, y1 in
+                                    sums[bin] += c[y1 * w + x] - c[y0 * w + x]
+                                    counts[bin] += Double(y1 - y0)
+                                }
+                            }
+                        }
+                    } else {
+                        running.rows.withUnsafeBufferPointer { rs in
+                            for y in 0..<h {
+                                let r = rs.baseAddress! + y * (w + 1), b = base[y]
+                                forEachRun(count: w, top: last, start: Double(b), slope: Double(fx),
+                                           { min(last, max(0, Int(b + Float($0) * fx))) }) { bin, x0, x1 in
+                                    sums[bin] += r[x1] - r[x0]
+                                    counts[bin] += Double(x1 - x0)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Bin means, the sparse corner bins trimmed off.
@@ -241,120 +367,6 @@ private final class ProjectionLayout {
             return (Array(profile[firstGood...lastGood]), lo + Double(firstGood))
         }
         return (profile, lo)
-    }
-}
-
-/// The scan state of one projection within a row. Per row the bin index advances by nx per
-/// pixel, so runs of pixels share a bin: each run is summed in a register starting from the
-/// bin's stored sum (the same additions in the same order as adding to the bin in memory,
-/// without a store-to-load round trip per pixel).
-private struct ProjectionLane {
-    let sums: UnsafeMutablePointer<Double>, counts: UnsafeMutablePointer<Double>
-    let last: Int, fx: Float, ny: Double, lo: Double
-    var base: Float = 0, current = 0, sum = 0.0, run = 0.0
-
-    init(_ sums: UnsafeMutablePointer<Double>, _ counts: UnsafeMutablePointer<Double>, _ layout: ProjectionLayout) {
-        self.sums = sums
-        self.counts = counts
-        last = layout.bins - 1
-        fx = layout.fx
-        ny = layout.ny
-        lo = layout.lo
-    }
-
-    @inline(__always) mutating func startRow(_ y: Int) {
-        base = Float(Double(y) * ny - lo)
-        current = min(last, max(0, Int(base)))
-        sum = sums[current]
-        run = 0
-    }
-
-    @inline(__always) mutating func add(_ x: Int, _ v: Double) {
-        let b = min(last, max(0, Int(base + Float(x) * fx)))
-        if b != current {
-            sums[current] = sum
-            counts[current] += run
-            current = b
-            sum = sums[b]
-            run = 0
-        }
-        sum += v
-        run += 1
-    }
-
-    @inline(__always) func endRow() {
-        sums[current] = sum
-        counts[current] += run
-    }
-}
-
-/// Calls `body` with the sums and counts of a layout as pointers.
-private func withLane<R>(_ layout: ProjectionLayout, _ body: (ProjectionLane) -> R) -> R {
-    layout.sums.withUnsafeMutableBufferPointer { s in
-        layout.counts.withUnsafeMutableBufferPointer { c in body(ProjectionLane(s.baseAddress!, c.baseAddress!, layout)) }
-    }
-}
-
-/// Fills `a` and, when given, `b` in one pass.
-private func accumulateTwo(_ plane: Plane, _ a: ProjectionLayout, _ b: ProjectionLayout?) {
-    let w = plane.width, h = plane.height
-    plane.data.withUnsafeBufferPointer { d in
-        withLane(a) { la in
-            var la = la
-            guard let b else {
-                for y in 0..<h {
-                    let row = d.baseAddress! + y &* w
-                    la.startRow(y)
-                    for x in 0..<w { la.add(x, Double(row[x])) }
-                    la.endRow()
-                }
-                return
-            }
-            withLane(b) { lb in
-                var lb = lb
-                for y in 0..<h {
-                    let row = d.baseAddress! + y &* w
-                    la.startRow(y)
-                    lb.startRow(y)
-                    for x in 0..<w {
-                        let v = Double(row[x])
-                        la.add(x, v)
-                        lb.add(x, v)
-                    }
-                    la.endRow()
-                    lb.endRow()
-                }
-            }
-        }
-    }
-}
-
-/// Fills four layouts in one pass.
-private func accumulateFour(_ plane: Plane, _ a: ProjectionLayout, _ b: ProjectionLayout,
-                            _ c: ProjectionLayout, _ e: ProjectionLayout) {
-    let w = plane.width, h = plane.height
-    plane.data.withUnsafeBufferPointer { d in
-        withLane(a) { la in withLane(b) { lb in withLane(c) { lc in withLane(e) { le in
-            var la = la, lb = lb, lc = lc, le = le
-            for y in 0..<h {
-                let row = d.baseAddress! + y &* w
-                la.startRow(y)
-                lb.startRow(y)
-                lc.startRow(y)
-                le.startRow(y)
-                for x in 0..<w {
-                    let v = Double(row[x])
-                    la.add(x, v)
-                    lb.add(x, v)
-                    lc.add(x, v)
-                    le.add(x, v)
-                }
-                la.endRow()
-                lb.endRow()
-                lc.endRow()
-                le.endRow()
-            }
-        } } } }
     }
 }
 
