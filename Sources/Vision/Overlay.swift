@@ -10,38 +10,35 @@ public enum OverlayColor {
 }
 
 /// The image with the pipeline's findings drawn on it: live cells as green circles, dead cells
-/// as magenta circles, the detected ruling (every line of the dominant spacing) in blue.
-///
-/// - Parameters:
-///   - gridSpacingUm: spacing of the drawn ruling lines, micrometres (the config's
-///     `gridSpacingUm`, i.e. the detected period).
-public func drawOverlay(_ image: Image, result: PipelineResult, gridSpacingUm: Double) -> Image {
+/// as magenta circles, and the Neubauer ruling as the grid stage registered it (every line of
+/// `NeubauerGeometry.rulingLines` within view, triple lines twice as thick) in blue, so that a
+/// misregistered grid shows as lines beside the ruling's.
+public func drawOverlay(_ image: Image, result: PipelineResult) -> Image {
     var out = image
     guard image.width > 0, image.height > 0 else { return out }
     let thickness = max(1, Double(min(image.width, image.height)) / 700)
     if let grid = result.grid, let toChamber = Homography(matrix: grid.imageToChamber),
-       let toImage = toChamber.inverse, gridSpacingUm > 0 {
+       let toImage = toChamber.inverse {
         // Chamber extent visible in the image, from the mapped image corners.
         let corners = [Point(x: 0, y: 0), Point(x: Double(image.width), y: 0),
                        Point(x: 0, y: Double(image.height)), Point(x: Double(image.width), y: Double(image.height))]
         let mapped = corners.compactMap { toChamber.apply($0) }
-        if mapped.count == 4 {
-            let lo = (x: mapped.map(\.x).min()!, y: mapped.map(\.y).min()!)
-            let hi = (x: mapped.map(\.x).max()!, y: mapped.map(\.y).max()!)
-            let maxLines = 400
-            let firstX = (lo.x / gridSpacingUm).rounded(.down), lastX = (hi.x / gridSpacingUm).rounded(.up)
-            let firstY = (lo.y / gridSpacingUm).rounded(.down), lastY = (hi.y / gridSpacingUm).rounded(.up)
-            if lastX - firstX < Double(maxLines), lastY - firstY < Double(maxLines) {
-                for k in stride(from: firstX, through: lastX, by: 1) {
-                    let u = k * gridSpacingUm
-                    if let a = toImage.apply(Point(x: u, y: lo.y)), let b = toImage.apply(Point(x: u, y: hi.y)) {
-                        drawSegment(&out, a, b, OverlayColor.grid, thickness: thickness)
-                    }
-                }
-                for k in stride(from: firstY, through: lastY, by: 1) {
-                    let v = k * gridSpacingUm
-                    if let a = toImage.apply(Point(x: lo.x, y: v)), let b = toImage.apply(Point(x: hi.x, y: v)) {
-                        drawSegment(&out, a, b, OverlayColor.grid, thickness: thickness)
+        if mapped.count == 4, let loX = mapped.map(\.x).min(), let hiX = mapped.map(\.x).max(),
+           let loY = mapped.map(\.y).min(), let hiY = mapped.map(\.y).max() {
+            for line in NeubauerGeometry.rulingLines() {
+                let width = line.style == .triple ? 2 * thickness : thickness
+                // The ruling is symmetric: each line is drawn once vertical (x = position) and
+                // once horizontal (y = position), over its extent within view.
+                for vertical in [true, false] {
+                    let (lo, hi) = vertical ? (loX, hiX) : (loY, hiY)
+                    let (alongLo, alongHi) = vertical ? (loY, hiY) : (loX, hiX)
+                    let from = max(line.extentStartUm, alongLo), to = min(line.extentEndUm, alongHi)
+                    guard line.positionUm >= lo, line.positionUm <= hi, from < to else { continue }
+                    let ends = vertical
+                        ? (Point(x: line.positionUm, y: from), Point(x: line.positionUm, y: to))
+                        : (Point(x: from, y: line.positionUm), Point(x: to, y: line.positionUm))
+                    if let a = toImage.apply(ends.0), let b = toImage.apply(ends.1) {
+                        drawSegment(&out, a, b, OverlayColor.grid, thickness: width)
                     }
                 }
             }

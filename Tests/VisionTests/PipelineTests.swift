@@ -1,5 +1,6 @@
 import Testing
 import Imaging
+import Hemocytometer
 @testable import Vision
 
 @Suite("Pipeline")
@@ -114,7 +115,33 @@ struct PipelineTests {
         canvas.deadCell(x: 50, y: 40, r: 8)
         let image = canvas.image()
         let result = try Pipeline(config: Self.config).run(image)
-        let overlay = drawOverlay(image, result: result, gridSpacingUm: 250)
+        let overlay = drawOverlay(image, result: result)
         #expect(overlay.width == 100 && overlay != image)
+    }
+
+    @Test func overlayDrawsTheRegisteredRuling() {
+        // 1 µm per pixel, image pixel (0, 0) at chamber (900, 900): the large-square border at
+        // 1000 (a triple line) crosses the image at x = 100 and y = 100; the central square's
+        // 50 µm line at 1050 runs only within that square (chamber 1000 ... 2000 across).
+        let grid = GridResult(corners: [], umPerPixel: 1, angleDegrees: 0,
+                              imageToChamber: [1, 0, 900, 0, 1, 900, 0, 0, 1])
+        let count = ChamberCount(total: 0, live: 0, dead: 0, squares: [], meanPerSquare: nil, concentrationPerML: nil,
+                                 viabilityPercent: nil, flags: [])
+        let result = PipelineResult(width: 200, height: 200, detections: [], grid: grid, count: count,
+                                    focusScore: 0, glareRatio: 0, flags: [], timings: [])
+        let image = Image(width: 200, height: 200, fill: (r: 0, g: 0, b: 0))
+        let overlay = drawOverlay(image, result: result)
+        func isGrid(_ x: Int, _ y: Int) -> Bool {
+            let p = overlay[x, y]
+            return (p.r, p.g, p.b) == OverlayColor.grid
+        }
+        #expect(isGrid(100, 50) && isGrid(50, 100) && isGrid(100, 150))
+        #expect(isGrid(150, 150) && isGrid(150, 130))
+        // Outside the central square the 50 µm line is not drawn; between lines nothing is.
+        #expect(!isGrid(150, 50) && !isGrid(50, 150) && !isGrid(30, 30) && !isGrid(125, 170))
+        // Without a grid only detections are drawn.
+        var bare = result
+        bare.grid = nil
+        #expect(drawOverlay(image, result: bare) == image)
     }
 }

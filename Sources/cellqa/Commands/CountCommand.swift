@@ -85,7 +85,7 @@ struct CountCommand: ParsableCommand {
             }
             if let overlay {
                 let out = images.count > 1 ? overlayPath(overlay, for: path) : overlay
-                do { try drawOverlay(image, result: result, gridSpacingUm: pipelineConfig.gridSpacingUm).writePNG(to: out) } catch {
+                do { try drawOverlay(image, result: result).writePNG(to: out) } catch {
                     printError("cellqa count: \(out): \(error)")
                     failures += 1
                 }
