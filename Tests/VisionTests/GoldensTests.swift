@@ -11,6 +11,9 @@ struct GoldenScore {
     var truePositives = 0, falsePositives = 0, falseNegatives = 0
     var classCorrect = 0, classTotal = 0
     var blankDetections = 0, blanks = 0
+    /// The pipeline's µm per pixel over the label's, per calibrated Golden with a detected grid.
+    var calibrationRatios: [String: Double] = [:]
+    var calibratedWithoutGrid = 0
     var precision: Double { Double(truePositives) / Double(max(1, truePositives + falsePositives)) }
     var recall: Double { Double(truePositives) / Double(max(1, truePositives + falseNegatives)) }
     var classAccuracy: Double { Double(classCorrect) / Double(max(1, classTotal)) }
@@ -46,6 +49,13 @@ struct GoldenScore {
             score.truePositives += usedD.count
             score.falsePositives += result.detections.count - usedD.count
             score.falseNegatives += label.cells.count - usedC.count
+            if let truth = label.umPerPixel {
+                if let grid = result.grid {
+                    score.calibrationRatios[name] = grid.umPerPixel / truth
+                } else {
+                    score.calibratedWithoutGrid += 1
+                }
+            }
             if label.tags.contains("blank-control") {
                 score.blanks += 1
                 score.blankDetections += result.detections.count
@@ -72,5 +82,17 @@ struct GoldensTests {
         #expect(score.recall >= 0.93)
         #expect(score.classAccuracy >= 0.97)
         #expect(score.blankDetections == 0)
+    }
+
+    /// The grid stage's calibration: its µm per pixel within 3% of the label's on every Golden
+    /// whose ruling it finds (the period alone gave 200 µm group squares as 250 µm: 25% off),
+    /// and it finds the ruling on all but one (`tilted`: the ruling covers half the view).
+    @Test func calibrationMatchesTheLabels() throws {
+        let score = try GoldenScore.measure(root: repositoryRoot)
+        #expect(score.calibrationRatios.count >= 10)
+        #expect(score.calibratedWithoutGrid <= 1)
+        for (name, ratio) in score.calibrationRatios.sorted(by: { $0.key < $1.key }) {
+            #expect(abs(ratio - 1) < 0.03, "\(name): µm per pixel \(ratio) x the label's")
+        }
     }
 }

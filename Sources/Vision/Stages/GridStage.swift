@@ -10,7 +10,8 @@ import Hemocytometer
 ///   - minPeriodicity: smallest autocorrelation peak (0 ... 1) accepted for each family.
 /// - Returns: nil when either family is missing or not periodic.
 public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
-                            minPeriodicity: Double) -> (angles: [Double], spacings: [Double], phases: [Double], strengths: [Double])? {
+                            minPeriodicity: Double)
+    -> (angles: [Double], spacings: [Double], phases: [Double], strengths: [Double], profiles: [RulingFamilyProfile])? {
     guard flat.width >= 16, flat.height >= 16 else { return nil }
     // Lines of either polarity are peaks of the absolute contrast.
     let contrast = flat.map { abs($0 - 1) }
@@ -20,6 +21,7 @@ public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
     // No gate on the histogram peak itself: thin lines carry little gradient next to many
     // cells; the projection periodicity below is the real test.
     var angles: [Double] = [], spacings: [Double] = [], phases: [Double] = [], strengths: [Double] = []
+    var profiles: [RulingFamilyProfile] = []
     let small = downsample(contrast, factor: 2)
     // The gradient points across the line: it is the line family's normal. The histogram gives
     // it to about half a degree; line removal needs better (a 0.5 degree error drifts a line
@@ -33,12 +35,14 @@ public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
         spacings.append(p.period)
         phases.append(origin + p.phase)
         strengths.append(p.strength)
+        profiles.append(RulingFamilyProfile(profile: profile, origin: origin, period: p.period, phase: p.phase))
     }
     // Order: the family whose lines run closest to horizontal first.
     if abs(cos(angles[0])) < abs(cos(angles[1])) {
         angles.swapAt(0, 1); spacings.swapAt(0, 1); phases.swapAt(0, 1); strengths.swapAt(0, 1)
+        profiles.swapAt(0, 1)
     }
-    return (angles, spacings, phases, strengths)
+    return (angles, spacings, phases, strengths, profiles)
 }
 
 /// For each start direction (degrees), the normal direction near it whose projection profile
@@ -105,9 +109,13 @@ func refineLineNormals(_ contrast: Plane, degrees starts: [Double]) -> [Double] 
 
 /// Stage 3: the ruling, the calibration (µm per pixel) and an image -> chamber mapping.
 ///
-/// The mapping is affine (two line families with their own spacing); the chamber origin is put
-/// on the first ruling intersection at or after the image's top-left, because a partial view
-/// of the ruling does not tell which large square it shows ("grid-origin-assumed").
+/// The mapping is affine (two line families with their own spacing). Each family is registered
+/// against the Neubauer ruling (`registerRuling`): the pattern of triple and single lines tells
+/// 250 µm squares from 200 µm group squares and 50 µm small squares (the calibration), and
+/// where in the chamber the view lies. A view that cannot tell the spacing (no triple line, no
+/// change of spacing) takes the configured `gridSpacingUm` ("grid-scale-assumed"); one that
+/// repeats elsewhere in the chamber, or mirrored, gets one of the places it fits
+/// ("grid-origin-assumed").
 struct GridStage: Stage {
     let name = "grid"
 
@@ -124,28 +132,19 @@ struct GridStage: Stage {
             frame.flag("no-grid")
             return
         }
-        // Image-pixel geometry: normal n_k of family k, chamber coordinate = (n_k . p - c_k) * u_k.
-        // Family 0 (near-horizontal lines) gives chamber y, family 1 gives chamber x.
-        var rows: [(nx: Double, ny: Double, offset: Double, umPerPx: Double)] = []
-        for k in 0..<2 {
-            let normal = lines.angles[k] - .pi / 2
-            var nx = cos(normal), ny = sin(normal)
-            let spacingPx = lines.spacings[k] * s
-            // Working pixel centre (i) maps to image coordinate s * i + (s - 1) / 2.
-            var phasePx = lines.phases[k] * s + (s - 1) / 2 * (nx + ny)
-            // Orient normals along +y (family 0) and +x (family 1).
-            if (k == 0 && ny < 0) || (k == 1 && nx < 0) {
-                nx = -nx; ny = -ny; phasePx = -phasePx
-            }
-            // First line at or after the image origin along the normal.
-            let first = phasePx - (phasePx / spacingPx).rounded(.down) * spacingPx
-            rows.append((nx, ny, first, config.gridSpacingUm / spacingPx))
+        // Which Neubauer spacing each family's period is and where its lines lie in the chamber
+        // (`registerRuling`); when the profiles cannot be scored, the configured spacing with a
+        // line of each family on chamber 0.
+        let normals = lines.angles.map { $0 - .pi / 2 }
+        let fits = registerRuling(lines.profiles, assumedSpacingUm: config.gridSpacingUm) ?? (0..<2).map { k in
+            let u = config.gridSpacingUm / lines.spacings[k]
+            return RulingFamilyFit(umPerPixel: u, offsetUm: -u * lines.phases[k], spacingUm: config.gridSpacingUm,
+                                   scaleKnown: false, originKnown: false, score: 0)
         }
-        let (ry, rx) = (rows[0], rows[1])
-        let h: [Double] = [rx.nx * rx.umPerPx, rx.ny * rx.umPerPx, -rx.offset * rx.umPerPx,
-                           ry.nx * ry.umPerPx, ry.ny * ry.umPerPx, -ry.offset * ry.umPerPx,
-                           0, 0, 1]
-        let umPerPixel = (rx.umPerPx * ry.umPerPx).squareRoot()
+        guard let (h, umPerPixel) = chamberMapping(normals: normals, fits: fits, scale: frame.scale) else {
+            frame.flag("no-grid")
+            return
+        }
         var corners: [Point] = []
         if let forward = Homography(matrix: h), let inverse = forward.inverse {
             for c in [Point(x: 0, y: 0), Point(x: 3000, y: 0), Point(x: 3000, y: 3000), Point(x: 0, y: 3000)] {
@@ -157,7 +156,8 @@ struct GridStage: Stage {
                                 angleDegrees: angleDeg > 90 ? angleDeg - 180 : angleDeg, imageToChamber: h)
         frame.grid = DetectedGrid(angles: lines.angles, spacings: lines.spacings, phases: lines.phases,
                                   strengths: lines.strengths, result: result)
-        frame.flag("grid-origin-assumed")
+        if !fits.allSatisfy(\.scaleKnown) { frame.flag("grid-scale-assumed") }
+        if !fits.allSatisfy(\.originKnown) { frame.flag("grid-origin-assumed") }
         if config.sizeFrom == .calibration {
             frame.minRadius = config.minDiameterUm / 2 / umPerPixel / s
             frame.maxRadius = max(config.maxDiameterUm, config.minDiameterUm) / 2 / umPerPixel / s
