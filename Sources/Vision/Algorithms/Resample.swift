@@ -4,33 +4,41 @@
 /// - Parameter factor: downsampling factor >= 1; 1 returns the input.
 public func downsample(_ plane: Plane, factor: Int) -> Plane {
     guard factor > 1, plane.count > 0 else { return plane }
-    let ow = (plane.width + factor - 1) / factor, oh = (plane.height + factor - 1) / factor
-    var out = Plane(width: ow, height: oh)
-    var counts = [Float](repeating: 0, count: ow)
-    let w = plane.width
-    plane.data.withUnsafeBufferPointer { src in
-        out.data.withUnsafeMutableBufferPointer { dst in
-            counts.withUnsafeMutableBufferPointer { cnt in
-                for oy in 0..<oh {
-                    let o = dst.baseAddress! + oy * ow
-                    for x in 0..<ow { cnt[x] = 0 }
-                    let y0 = oy * factor, y1 = min(y0 + factor, plane.height)
-                    for y in y0..<y1 {
-                        let row = src.baseAddress! + y * w
-                        // Output column by output column: no division per sample, and each
-                        // output still sums its samples in x order.
-                        for ox in 0..<ow {
-                            let xEnd = min(w, (ox &+ 1) &* factor)
-                            var sum = o[ox], n = cnt[ox]
-                            for x in (ox &* factor)..<xEnd {
-                                sum += row[x]
-                                n += 1
-                            }
-                            o[ox] = sum
-                            cnt[ox] = n
+    let w = plane.width, h = plane.height
+    let ow = (w + factor - 1) / factor, oh = (h + factor - 1) / factor
+    let wholeColumns = w / factor
+    let sums = UnsafeMutablePointer<Float>.allocate(capacity: ow)
+    defer { sums.deallocate() }
+    let out = Plane(width: ow, height: oh) { dst in
+        plane.data.withUnsafeBufferPointer { src in
+            for oy in 0..<oh {
+                sums.update(repeating: 0, count: ow)
+                let y0 = oy * factor, y1 = min(y0 + factor, h)
+                for y in y0..<y1 {
+                    let row = src.baseAddress! + y * w
+                    // Each output adds its samples of this row in x order, from 0 in the first.
+                    var ox = 0
+                    if factor == 2 {
+                        while ox &+ 4 <= wholeColumns {
+                            let pair = UnsafeRawPointer(row + 2 &* ox).loadUnaligned(as: SIMD8<Float>.self)
+                            let sum = UnsafeRawPointer(sums + ox).loadUnaligned(as: SIMD4<Float>.self)
+                            UnsafeMutableRawPointer(sums + ox).storeBytes(of: sum + pair.evenHalf + pair.oddHalf,
+                                                                          as: SIMD4<Float>.self)
+                            ox &+= 4
                         }
                     }
-                    for x in 0..<ow { o[x] /= cnt[x] }
+                    for k in 0..<factor {
+                        for c in ox..<wholeColumns { sums[c] += row[c &* factor &+ k] }
+                    }
+                    if wholeColumns < ow {
+                        for x in (wholeColumns * factor)..<w { sums[wholeColumns] += row[x] }
+                    }
+                }
+                // The sample counts, exact in Float as the running counts were.
+                let o = dst + oy * ow, rows = y1 - y0
+                for ox in 0..<wholeColumns { o[ox] = sums[ox] / Float(rows * factor) }
+                if wholeColumns < ow {
+                    o[wholeColumns] = sums[wholeColumns] / Float(rows * (w - wholeColumns * factor))
                 }
             }
         }
