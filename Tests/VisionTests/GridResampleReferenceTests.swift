@@ -150,6 +150,37 @@ struct GridResampleReferenceTests {
         }
     }
 
+    @Test func resizeBilinearMatchesReference() {
+        for (w, h) in [(1, 1), (7, 5), (160, 90), (33, 2)] {
+            let plane = KernelReferenceTests.noisePlane(width: w, height: h, seed: UInt64(3 * w + h))
+            for (ow, oh) in [(1, 1), (w * 6, h * 6), (w * 3 + 1, h * 2 + 5), (max(1, w / 2), max(1, h / 3)), (5, 40)] {
+                #expect(KernelReferenceTests.identical(resizeBilinear(plane, width: ow, height: oh),
+                                                       Self.referenceResize(plane, width: ow, height: oh)),
+                        "\(w)x\(h) -> \(ow)x\(oh)")
+            }
+        }
+    }
+
+    static func referenceResize(_ plane: Plane, width: Int, height: Int) -> Plane {
+        var out = Plane(width: width, height: height)
+        guard plane.count > 0, out.count > 0 else { return out }
+        let sx = Double(plane.width) / Double(width), sy = Double(plane.height) / Double(height)
+        for y in 0..<height {
+            let fy = min(max((Double(y) + 0.5) * sy - 0.5, 0), Double(plane.height - 1))
+            let y0 = Int(fy), y1 = min(y0 + 1, plane.height - 1)
+            let ay = Float(fy - Double(y0))
+            for x in 0..<width {
+                let fx = min(max((Double(x) + 0.5) * sx - 0.5, 0), Double(plane.width - 1))
+                let i0 = Int(fx), i1 = min(i0 + 1, plane.width - 1)
+                let a = Float(fx - Double(i0))
+                let top = plane[i0, y0] + (plane[i1, y0] - plane[i0, y0]) * a
+                let bottom = plane[i0, y1] + (plane[i1, y1] - plane[i0, y1]) * a
+                out[x, y] = top + (bottom - top) * ay
+            }
+        }
+        return out
+    }
+
     @Test func normalizeLuminanceMatchesReference() throws {
         var canvas = Canvas(width: 123, height: 77)
         canvas.grid(spacing: 20, angle: 0.2)

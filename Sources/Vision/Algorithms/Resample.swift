@@ -66,20 +66,33 @@ public func resizeBilinear(_ plane: Plane, width: Int, height: Int) -> Plane {
         ax[x] = Float(fx - Double(i))
     }
     let pw = plane.width
+    // Each output row blends two source rows already interpolated along x; consecutive output
+    // rows mostly share them, so each source row is interpolated once into one of two slots.
+    let slots = UnsafeMutablePointer<Float>.allocate(capacity: 2 * width)
+    defer { slots.deallocate() }
+    var slotRow = (-1, -1)
     plane.data.withUnsafeBufferPointer { src in
         out.data.withUnsafeMutableBufferPointer { dst in
+            /// Source row `j` along x, in a slot not holding `keep`.
+            func interpolated(_ j: Int, keep: Int) -> UnsafeMutablePointer<Float> {
+                if slotRow.0 == j { return slots }
+                if slotRow.1 == j { return slots + width }
+                let slot = slotRow.0 == keep ? 1 : 0
+                let row = src.baseAddress! + j * pw, o = slots + slot * width
+                for x in 0..<width {
+                    let a = ax[x], i0 = x0s[x], i1 = x1s[x]
+                    o[x] = row[i0] + (row[i1] - row[i0]) * a
+                }
+                if slot == 0 { slotRow.0 = j } else { slotRow.1 = j }
+                return o
+            }
             for y in 0..<height {
                 let fy = min(max((Double(y) + 0.5) * sy - 0.5, 0), Double(plane.height - 1))
                 let y0 = Int(fy), y1 = min(y0 + 1, plane.height - 1)
                 let ay = Float(fy - Double(y0))
-                let r0 = src.baseAddress! + y0 * pw, r1 = src.baseAddress! + y1 * pw
+                let top = interpolated(y0, keep: -1), bottom = interpolated(y1, keep: y0)
                 let o = dst.baseAddress! + y * width
-                for x in 0..<width {
-                    let a = ax[x], i0 = x0s[x], i1 = x1s[x]
-                    let top = r0[i0] + (r0[i1] - r0[i0]) * a
-                    let bottom = r1[i0] + (r1[i1] - r1[i0]) * a
-                    o[x] = top + (bottom - top) * ay
-                }
+                for x in 0..<width { o[x] = top[x] + (bottom[x] - top[x]) * ay }
             }
         }
     }
