@@ -181,6 +181,31 @@ struct GridResampleReferenceTests {
         return out
     }
 
+    @Test func laplacianVarianceMatchesReference() {
+        for (w, h) in [(2, 9), (3, 3), (3, 4), (50, 7), (97, 60), (8, 101)] {
+            let plane = KernelReferenceTests.noisePlane(width: w, height: h, seed: UInt64(w * 31 + h))
+            for scale: Float in [1, 255] {
+                let got = laplacianVariance(plane, scale: scale)
+                var sum = 0.0, sumSq = 0.0
+                if w >= 3 && h >= 3 {
+                    for y in 1..<(h - 1) {
+                        var rowSum: Float = 0, rowSq: Float = 0
+                        for x in 1..<(w - 1) {
+                            let l = (plane[x - 1, y] + plane[x + 1, y] + plane[x, y - 1] + plane[x, y + 1] - 4 * plane[x, y]) * scale
+                            rowSum += l
+                            rowSq += l * l
+                        }
+                        sum += Double(rowSum)
+                        sumSq += Double(rowSq)
+                    }
+                }
+                let n = Double(max(1, (w - 2) * (h - 2)))
+                let want = w >= 3 && h >= 3 ? max(0, sumSq / n - (sum / n) * (sum / n)) : 0
+                #expect(got.bitPattern == want.bitPattern, "\(w)x\(h) scale \(scale)")
+            }
+        }
+    }
+
     @Test func normalizeLuminanceMatchesReference() throws {
         var canvas = Canvas(width: 123, height: 77)
         canvas.grid(spacing: 20, angle: 0.2)
