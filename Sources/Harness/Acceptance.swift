@@ -30,6 +30,8 @@ public struct GateLimits: Sendable, Equatable {
     /// Largest number of detections allowed on any one blank control.
     public var maxBlankDetections: Int?
     public var maxMeanAbsRelCountError: Double?
+    /// Largest mean |relative error| of the grid stage's µm per pixel against the labels'.
+    public var maxMeanAbsRelCalibrationError: Double?
     public var minLiveDeadAccuracy: Double?
     public var maxErrored: Int?
     /// Whether failed per-fixture `expect` ranges fail the run.
@@ -38,7 +40,7 @@ public struct GateLimits: Sendable, Equatable {
 
     public init(minPrecision: Double? = nil, minRecall: Double? = nil, minF1: Double? = nil, minMacroF1: Double? = nil,
                 maxBlankDetections: Int? = nil, maxMeanAbsRelCountError: Double? = nil,
-                minLiveDeadAccuracy: Double? = nil, maxErrored: Int? = nil, gateExpect: Bool? = nil,
+                maxMeanAbsRelCalibrationError: Double? = nil, minLiveDeadAccuracy: Double? = nil, maxErrored: Int? = nil, gateExpect: Bool? = nil,
                 stageBudgets: [StageBudget] = []) {
         self.minPrecision = minPrecision
         self.minRecall = minRecall
@@ -46,6 +48,7 @@ public struct GateLimits: Sendable, Equatable {
         self.minMacroF1 = minMacroF1
         self.maxBlankDetections = maxBlankDetections
         self.maxMeanAbsRelCountError = maxMeanAbsRelCountError
+        self.maxMeanAbsRelCalibrationError = maxMeanAbsRelCalibrationError
         self.minLiveDeadAccuracy = minLiveDeadAccuracy
         self.maxErrored = maxErrored
         self.gateExpect = gateExpect
@@ -60,7 +63,8 @@ public struct GateLimits: Sendable, Equatable {
 /// {
 ///   "description": "free text",
 ///   "minPrecision": 0.9, "minRecall": 0.85, "minF1": 0.87, "minMacroF1": 0.8,
-///   "maxBlankDetections": 0, "maxMeanAbsRelCountError": 0.1, "minLiveDeadAccuracy": 0.95,
+///   "maxBlankDetections": 0, "maxMeanAbsRelCountError": 0.1, "maxMeanAbsRelCalibrationError": 0.03,
+///   "minLiveDeadAccuracy": 0.95,
 ///   "maxErrored": 0, "gateExpect": true,
 ///   "stageBudgets": { "candidates": { "medianMs": 20, "p90Ms": 40, "clock": "wall" },
 ///                     "total": { "medianMs": 60 } },
@@ -125,7 +129,7 @@ public struct Acceptance: Sendable, Equatable {
     }
 
     static let limitKeys = ["minPrecision", "minRecall", "minF1", "minMacroF1", "maxBlankDetections",
-                            "maxMeanAbsRelCountError", "minLiveDeadAccuracy", "maxErrored", "gateExpect", "stageBudgets"]
+                            "maxMeanAbsRelCountError", "maxMeanAbsRelCalibrationError", "minLiveDeadAccuracy", "maxErrored", "gateExpect", "stageBudgets"]
 
     private static func parseLimits(_ members: [(key: String, cursor: JSONCursor)], base: GateLimits,
                                     allowTags: Bool) throws(JSONError) -> GateLimits {
@@ -139,6 +143,8 @@ public struct Acceptance: Sendable, Equatable {
             case "minMacroF1": limits.minMacroF1 = isNull ? nil : try fraction(cursor)
             case "minLiveDeadAccuracy": limits.minLiveDeadAccuracy = isNull ? nil : try fraction(cursor)
             case "maxMeanAbsRelCountError": limits.maxMeanAbsRelCountError = isNull ? nil : try nonNegative(cursor)
+            case "maxMeanAbsRelCalibrationError":
+                limits.maxMeanAbsRelCalibrationError = isNull ? nil : try nonNegative(cursor)
             case "maxBlankDetections": limits.maxBlankDetections = isNull ? nil : try count(cursor)
             case "maxErrored": limits.maxErrored = isNull ? nil : try count(cursor)
             case "gateExpect": limits.gateExpect = isNull ? nil : try cursor.bool()

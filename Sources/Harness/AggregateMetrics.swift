@@ -26,6 +26,10 @@ public struct AggregateMetrics: Sendable, Equatable {
     public var meanAbsViabilityErrorPoints: Double?
     /// Mean |relative concentration error| over fixtures with a labelled grid.
     public var meanAbsRelConcentrationError: Double?
+    /// Mean |relative error of µm per pixel| over calibrated fixtures where a grid was found,
+    /// and how many those were.
+    public var meanAbsRelCalibrationError: Double?
+    public var calibratedFixtures: Int
     /// Over every matched pair of every fixture, pixels.
     public var localisation: LocalisationError?
     /// Blank controls seen, their summed and their largest detection count.
@@ -47,6 +51,9 @@ public struct AggregateMetrics: Sendable, Equatable {
         meanAbsRelDeadCountError = Statistics.mean(scores.compactMap { $0.dead?.absRelativeError })
         meanAbsViabilityErrorPoints = Statistics.mean(scores.compactMap { $0.viabilityErrorPoints?.magnitude })
         meanAbsRelConcentrationError = Statistics.mean(scores.compactMap { $0.concentration?.relativeError?.magnitude })
+        let calibrations = scores.compactMap { $0.calibration?.relativeError.magnitude }
+        meanAbsRelCalibrationError = Statistics.mean(calibrations)
+        calibratedFixtures = calibrations.count
         localisation = LocalisationError(pixelDistances: scores.flatMap { $0.matching.pairs.map(\.distance) },
                                          umDistances: scores.flatMap(\.calibratedDistancesUm))
         let blanks = scores.compactMap(\.blankDetections)

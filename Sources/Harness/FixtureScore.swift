@@ -53,6 +53,15 @@ public struct ConcentrationComparison: Sendable, Equatable {
     }
 }
 
+/// The grid stage's calibration against the label's: µm per pixel.
+public struct CalibrationComparison: Sendable, Equatable {
+    public var predictedUmPerPixel: Double
+    public var labelledUmPerPixel: Double
+    /// (predicted - labelled) / labelled: a scale error; the area, and a concentration taken
+    /// from it, is off by (1 + this)² - 1.
+    public var relativeError: Double { (predictedUmPerPixel - labelledUmPerPixel) / labelledUmPerPixel }
+}
+
 /// Centre distance of the matched pairs, in pixels and, for calibrated fixtures, micrometres.
 public struct LocalisationError: Sendable, Equatable {
     public var pairs: Int
@@ -130,6 +139,8 @@ public struct FixtureScore: Sendable, Equatable {
     public var viabilityErrorPoints: Double?
     /// nil unless the label has a grid.
     public var concentration: ConcentrationComparison?
+    /// nil unless the label is calibrated and the pipeline found a grid.
+    public var calibration: CalibrationComparison? = nil
     /// nil without matched pairs.
     public var localisation: LocalisationError?
     /// Detections on a blank control (tag `blank-control`); nil for other fixtures.
@@ -193,6 +204,11 @@ public func scoreFixture(result: PipelineResult, truth: GroundTruth, rule: Match
                                                 labelledPerML: labelledPerML)
     }
 
+    var calibration: CalibrationComparison?
+    if let labelled = truth.umPerPixel, labelled > 0, let predicted = result.grid?.umPerPixel, predicted > 0 {
+        calibration = CalibrationComparison(predictedUmPerPixel: predicted, labelledUmPerPixel: labelled)
+    }
+
     var checks: [ExpectCheck] = []
     for (key, range, actual) in [("total", truth.expect.total, detections.count),
                                  ("live", truth.expect.live, predictedLive),
@@ -209,6 +225,7 @@ public func scoreFixture(result: PipelineResult, truth: GroundTruth, rule: Match
         live: live, dead: dead,
         viabilityErrorPoints: viabilityError,
         concentration: concentration,
+        calibration: calibration,
         localisation: LocalisationError(pixelDistances: distances,
                                         umDistances: truth.umPerPixel.map { scale in distances.map { $0 * scale } } ?? []),
         blankDetections: truth.isBlankControl ? detections.count : nil,

@@ -82,6 +82,8 @@ public func evaluateGates(limits: GateLimits, scope: String, inputs: GateInputs?
          atLeast: false, what: "most detections on a blank control")
     gate("maxMeanAbsRelCountError", m?.meanAbsRelCountError, limits.maxMeanAbsRelCountError,
          atLeast: false, what: "mean |relative count error|")
+    gate("maxMeanAbsRelCalibrationError", m?.meanAbsRelCalibrationError, limits.maxMeanAbsRelCalibrationError,
+         atLeast: false, what: "mean |relative calibration error|")
     gate("minLiveDeadAccuracy", m?.liveDeadAccuracy, limits.minLiveDeadAccuracy,
          atLeast: true, what: "live/dead accuracy")
     gate("maxErrored", inputs.map { Double($0.errored) }, limits.maxErrored.map(Double.init),

@@ -44,6 +44,8 @@ extension AggregateMetrics {
          ("meanAbsRelDeadCountError", jnum(meanAbsRelDeadCountError)),
          ("meanAbsViabilityErrorPoints", jnum(meanAbsViabilityErrorPoints)),
          ("meanAbsRelConcentrationError", jnum(meanAbsRelConcentrationError)),
+         ("meanAbsRelCalibrationError", jnum(meanAbsRelCalibrationError)),
+         ("calibratedFixtures", jint(calibratedFixtures)),
          ("localisation", localisation?.jsonValue ?? .null),
          ("blankControls", jint(blankControls)), ("blankDetectionsTotal", jint(blankDetectionsTotal)),
          ("blankDetectionsMax", jint(blankDetectionsMax)),
@@ -136,6 +138,10 @@ extension RunReport {
         members.append(("viabilityErrorPoints", jnum(s?.viabilityErrorPoints)))
         members.append(("concentration", s?.concentration.map { c in
             jobj([("predictedPerML", jnum(c.predictedPerML)), ("labelledPerML", jnum(c.labelledPerML)),
+                  ("relativeError", jnum(c.relativeError))])
+        } ?? .null))
+        members.append(("calibration", s?.calibration.map { c in
+            jobj([("predictedUmPerPixel", jnum(c.predictedUmPerPixel)), ("labelledUmPerPixel", jnum(c.labelledUmPerPixel)),
                   ("relativeError", jnum(c.relativeError))])
         } ?? .null))
         members.append(("predictedConcentrationPerML", jnum(r?.count.concentrationPerML)))

@@ -15,11 +15,12 @@ struct GateTests {
         #expect(empty.limits.maxErrored == 0 && empty.limits.gateExpect == true && empty.limits.minF1 == nil)
         let full = try Acceptance.parse(try JSONValue.parse("""
             {"description": "x", "minPrecision": 0.95, "minRecall": null, "minF1": 0.9, "maxMeanAbsRelCountError": 0.1,
-             "minLiveDeadAccuracy": 0.97, "maxErrored": 2, "gateExpect": false,
+             "maxMeanAbsRelCalibrationError": 0.03, "minLiveDeadAccuracy": 0.97, "maxErrored": 2, "gateExpect": false,
              "stageBudgets": {"candidates": {"medianMs": 20, "p90Ms": 40}, "total": {"p90Ms": 100, "clock": "cpu"}},
              "tags": {"dense": {"minRecall": 0.8}, "blank-control": {"maxBlankDetections": 1}}}
             """), file: "a.json")
         #expect(full.description == "x" && full.limits.minPrecision == 0.95 && full.limits.minRecall == nil)
+        #expect(full.limits.maxMeanAbsRelCalibrationError == 0.03)
         #expect(full.limits.stageBudgets == [StageBudget(stage: "candidates", medianMs: 20, p90Ms: 40),
                                              StageBudget(stage: "total", p90Ms: 100, clock: .cpu)])
         #expect(full.tagLimits.map(\.tag) == ["blank-control", "dense"])
@@ -55,6 +56,26 @@ struct GateTests {
         #expect(gates[1].actual == 0.75 && gates[1].limit == 0.85 && gates[1].comparison == ">=")
         #expect(gates[1].detail == "recall 0.75 violates >= 0.85")
         #expect(gates[2].comparison == "<=")
+    }
+
+    @Test func calibrationGate() throws {
+        // Two calibrated fixtures, 1% and 5% off: mean 3%.
+        func fixture(_ predicted: Double) -> FixtureScore {
+            var s = FixtureScore.synthetic(tp: 1, fp: 0, fn: 0, tags: [])
+            s.calibration = CalibrationComparison(predictedUmPerPixel: predicted, labelledUmPerPixel: 1)
+            return s
+        }
+        let inputs = GateInputs(metrics: AggregateMetrics(scores: [fixture(1.01), fixture(0.95)]), errored: 0,
+                                stages: [], expectFailures: [])
+        let gates = evaluateGates(limits: GateLimits(maxMeanAbsRelCalibrationError: 0.02), scope: "all", inputs: inputs)
+        let gate = try #require(gates.first { $0.name == "maxMeanAbsRelCalibrationError" })
+        #expect(!gate.passed && abs((gate.actual ?? 0) - 0.03) < 1e-12 && gate.limit == 0.02)
+        #expect(evaluateGates(limits: GateLimits(maxMeanAbsRelCalibrationError: 0.05), scope: "all", inputs: inputs)
+            .allSatisfy { $0.passed })
+        // No calibrated fixture with a grid: not applicable, not failed.
+        let none = GateInputs(metrics: metrics(tp: 1, fp: 0, fn: 0), errored: 0, stages: [], expectFailures: [])
+        let undefined = evaluateGates(limits: GateLimits(maxMeanAbsRelCalibrationError: 0.02), scope: "all", inputs: none)
+        #expect(undefined.allSatisfy { $0.passed && $0.actual == nil })
     }
 
     @Test func undefinedMetricsAndMissingTagsDoNotApply() {

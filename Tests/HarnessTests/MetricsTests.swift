@@ -115,6 +115,28 @@ struct MetricsTests {
         #expect(GroundTruth(cells: cells).chamberCount(imageWidth: 320, imageHeight: 320) == nil)
     }
 
+    @Test func calibrationAgainstTheLabel() throws {
+        // The label says 0.5 µm per pixel; a grid stage that took 200 µm squares for 250 µm
+        // ones says 0.625: +25%.
+        var result = makeResult([])
+        result.grid = GridResult(corners: [], umPerPixel: 0.625, angleDegrees: 0, imageToChamber: [1, 0, 0, 0, 1, 0, 0, 0, 1])
+        let calibrated = GroundTruth(cells: [GroundTruth.Cell(x: 10, y: 10, r: 5)], umPerPixel: 0.5)
+        let s = scoreFixture(result: result, truth: calibrated)
+        let c = try #require(s.calibration)
+        #expect(c == CalibrationComparison(predictedUmPerPixel: 0.625, labelledUmPerPixel: 0.5))
+        #expect(abs(c.relativeError - 0.25) < 1e-12)
+        // No grid found, or no calibration in the label: nothing to compare.
+        #expect(scoreFixture(result: makeResult([]), truth: calibrated).calibration == nil)
+        #expect(scoreFixture(result: result, truth: GroundTruth(cells: [])).calibration == nil)
+        // The summary: mean |error| over the fixtures that have one, and how many.
+        var exact = result
+        exact.grid?.umPerPixel = 0.5
+        let metrics = AggregateMetrics(scores: [s, scoreFixture(result: exact, truth: calibrated),
+                                                scoreFixture(result: makeResult([]), truth: calibrated)])
+        #expect(metrics.calibratedFixtures == 2)
+        #expect(abs((metrics.meanAbsRelCalibrationError ?? 0) - 0.125) < 1e-12)
+    }
+
     @Test func labelledConcentrationFromTheFieldWhenNoLargeSquareIsInView() throws {
         // 0.5 µm per px: a 400 x 300 image covers 200 x 150 µm = 0.03 mm²,
         // no large square. 12 cells: 400 per mm², x 10^4 per mL, dilution 2: 8,000,000 per mL.
