@@ -28,7 +28,9 @@ struct GridResampleReferenceTests {
     @Test func projectionProfileMatchesReferenceOnNoise() {
         for (w, h) in [(1, 1), (1, 40), (40, 1), (2, 2), (97, 61), (61, 97), (300, 7)] {
             let plane = KernelReferenceTests.noisePlane(width: w, height: h, seed: UInt64(w + 7 * h))
-            for degrees in [0.0, 0.01, 1.7, 30, 44.99, 45.01, 60, 88.8, 90, 91.3, 135, 180, 200, 269.9, 315, -0.3] {
+            var sequence = TestSequence(state: UInt64(w * h + 5))
+            let random = (0..<40).map { _ in sequence.next() * 360 - 90 }
+            for degrees in [0.0, 0.01, 1.7, 30, 44.99, 45.01, 60, 88.8, 90, 91.3, 135, 180, 200, 269.9, 315, -0.3] + random {
                 let a = degrees * .pi / 180
                 let got = projectionProfile(plane, normalAngle: a), want = Self.referenceProfile(plane, normalAngle: a)
                 #expect(Self.sameProfile(got, want), "\(w)x\(h) normal \(degrees)")

@@ -267,15 +267,20 @@ struct PlaneRunningSums {
 }
 
 /// The maximal runs of a monotone integer function over 0 ..< n with values in 0 ... top:
-/// `body(value, start, end)` for each. The function truncates the line start + i * slope
-/// (clamped to 0 ... top); the line only guesses where a run ends, the exact function decides.
+/// `body(value, start, end)` for each. The function truncates (clamped to 0 ... top) a
+/// rounded evaluation of the line start + i * slope that is never further than `error` from
+/// it. Where the line is clearly inside a bin the line decides; within `error` of an edge, or
+/// at a clamped end, the exact function does.
 @inline(__always)
-private func forEachRun(count n: Int, top: Int, start: Double, slope: Double, _ value: (Int) -> Int,
+private func forEachRun(count n: Int, top: Int, start: Double, slope: Double, error: Double, _ value: (Int) -> Int,
                         _ body: (_ value: Int, _ start: Int, _ end: Int) -> Void) {
     guard n > 0 else { return }
     let step = slope != 0 ? 1 / slope : 0
     // Where the line leaves [c, c + 1): c + 1 going up, c going down.
-    let exit = slope > 0 ? 1.0 : 0.0
+    let exit = slope > 0 ? 1.0 : 0.0, direction = slope > 0 ? 1 : -1
+    // Trust the line only with a clear margin (and not at all when rounding could be large).
+    let margin = 2 * error + 1.0 / 1024
+    let trusted = margin < 0.25
     var a = 0, c = value(0)
     while a < n {
         // Clamped at the end it runs towards: the rest of the range.
@@ -283,14 +288,24 @@ private func forEachRun(count n: Int, top: Int, start: Double, slope: Double, _ 
             body(c, a, n)
             return
         }
-        // A guess within a step or two of the run's end; the exact function decides.
-        let guess = (Double(c) + exit - start) * step + 1
+        // A guess within a step or two of the run's end.
+        let edge = Double(c) + exit
+        let guess = (edge - start) * step + 1
         var b = guess.isFinite ? Int(min(Double(n), max(Double(a + 1), guess))) : n
-        while b > a + 1 && value(b - 1) != c { b -= 1 }
-        var next = b < n ? value(b) : c
-        while b < n && next == c {
-            b += 1
-            if b < n { next = value(b) }
+        // Inside: the line at b - 1 on c's side of the edge, at b on the other, both clearly.
+        let inside = start + Double(b - 1) * slope, outside = start + Double(b) * slope
+        var next: Int
+        if trusted && b < n && (inside - edge) * Double(direction) <= -margin && (outside - edge) * Double(direction) >= margin {
+            // The next bin: c + direction when the line at b is clearly within it.
+            let far = edge + Double(direction)
+            next = (outside - far) * Double(direction) <= -margin ? c + direction : value(b)
+        } else {
+            while b > a + 1 && value(b - 1) != c { b -= 1 }
+            next = b < n ? value(b) : c
+            while b < n && next == c {
+                b += 1
+                if b < n { next = value(b) }
+            }
         }
         body(c, a, b)
         a = b
@@ -320,6 +335,11 @@ private final class ProjectionLayout {
     /// Adds every pixel's sample and count to its bin, run by run.
     func accumulate(_ running: PlaneRunningSums) {
         let w = running.width, h = running.height, last = bins - 1, fx = fx
+        // Every Float in a bin coordinate (row base, origin, products, sums) lies within
+        // -(bins + 2) ... bins + 2, so each rounding moves it by at most half an ulp there; the
+        // coordinate against the line takes at most four of them (the column walk's: the
+        // sum, the row base, and the start's sum and base).
+        let error = 2 * Double(Float(bins + 2).ulp)
         let bases = (0..<h).map { Float(Double($0) * ny - lo) }
         sums.withUnsafeMutableBufferPointer { sb in
             counts.withUnsafeMutableBufferPointer { cb in
@@ -330,7 +350,7 @@ private final class ProjectionLayout {
                             let c = cs.baseAddress!
                             for x in 0..<w {
                                 let along = Float(x) * fx
-                                forEachRun(count: h, top: last, start: Double(base[0] + along), slope: ny,
+                                forEachRun(count: h, top: last, start: Double(base[0] + along), slope: ny, error: error,
                                            { min(last, max(0, Int(base[$0] + along))) }) { bin, y0, y1 in
                                     sums[bin] += c[y1 * w + x] - c[y0 * w + x]
                                     counts[bin] += Double(y1 - y0)
@@ -341,7 +361,7 @@ private final class ProjectionLayout {
                         running.rows.withUnsafeBufferPointer { rs in
                             for y in 0..<h {
                                 let r = rs.baseAddress! + y * (w + 1), b = base[y]
-                                forEachRun(count: w, top: last, start: Double(b), slope: Double(fx),
+                                forEachRun(count: w, top: last, start: Double(b), slope: Double(fx), error: error,
                                            { min(last, max(0, Int(b + Float($0) * fx))) }) { bin, x0, x1 in
                                     sums[bin] += r[x1] - r[x0]
                                     counts[bin] += Double(x1 - x0)
