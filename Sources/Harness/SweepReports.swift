@@ -26,6 +26,8 @@ extension SweepResult {
             ("axes", .array(axes.map { a in jobj([("key", .string(a.key)), ("values", .array(a.values.map(jnum)))]) })),
             ("resumeStage", .string(resumeStage)), ("fixtures", jint(fixtures)), ("datasetHash", .string(datasetHash)),
             ("wallSeconds", jnum(wallSeconds)),
+            ("complete", .bool(complete)), ("fixturesRun", jint(fixturesRun)),
+            ("interruption", interruption.map { .string($0.name) } ?? .null),
             ("best", bestF1.map(pointJSON) ?? .null),
             ("points", .array(points.map(pointJSON))),
             ("precisionRecallCurve", .array(precisionRecallCurve.map { c in
@@ -36,6 +38,11 @@ extension SweepResult {
 
     public var markdown: String {
         var out = ["## cellqa sweep", ""]
+        if let interruption {
+            out.append("**Partial: interrupted by \(interruption.name) after \(fixturesRun) of \(fixtures) fixtures.** "
+                       + "Every setting covers the same fixtures.")
+            out.append("")
+        }
         out.append("\(points.count) settings × \(fixtures) fixtures in \(Show.fixed(wallSeconds, 1)) s; "
                    + (resumeStage == "normalize" ? "each setting ran the whole pipeline (images decoded once)."
                                                  : "stages before `\(resumeStage)` ran once per fixture, each setting resumed there."))

@@ -1,9 +1,7 @@
-import Dispatch
 import Fixtures
 import Hemocytometer
 import Imaging
 import JSON
-import Synchronization
 import Vision
 
 /// One setting's accuracy over the sweep's fixtures.
@@ -31,6 +29,11 @@ public struct SweepResult: Sendable {
     public var fixtures: Int
     public var datasetHash: String
     public var wallSeconds: Double
+    /// Why the sweep stopped early (a signal); nil when every fixture was run.
+    public var interruption: RunInterruption? = nil
+    /// Fixtures run to the end, errored ones included (fewer than `fixtures` when interrupted).
+    public var fixturesRun: Int = 0
+    public var complete: Bool { interruption == nil }
 
     /// The point with the highest F1 (ties: the lower count error, then the earlier setting).
     public var bestF1: SweepPoint? {
@@ -62,53 +65,60 @@ private struct SweepCell: Sendable {
 /// skipped). Each image is decoded once per fixture. When every swept key is in
 /// `sweepResumeStage`, the stages before the earliest of them run once per fixture and each
 /// setting resumes from a copy of that frame; otherwise each setting runs the whole pipeline.
-/// Workers: `settings.jobs`, one fixture at a time each (memory: one image and one saved frame per worker).
+/// Workers: `settings.jobs`, one fixture at a time each (memory: one image and one saved frame
+/// per worker), supervised as `runDataset` supervises a run's: a fixture over its time limit
+/// (`settings.fixtureTimeLimit` for each setting) counts as errored under every setting, and
+/// after `cancellation` no fixture starts and the result covers the fixtures run so far.
 public func runSweep(_ fixtures: [RunFixture], axes: [SweepAxis], sweep: [SweepSetting], settings: RunSettings,
-                     datasetHash: String, progress: (any ProgressSink)? = nil) -> SweepResult {
+                     datasetHash: String, progress: (any ProgressSink)? = nil,
+                     cancellation: RunCancellation? = nil) -> SweepResult {
     let start = StageClock.wall()
     let stages = Pipeline(config: sweep.first?.config ?? PipelineConfig()).stages
     let keyStages = axes.map { sweepResumeStage[$0.key] }
     let resume = !keyStages.isEmpty && keyStages.allSatisfy({ $0 != nil })
         ? keyStages.compactMap { name in stages.firstIndex { $0.name == name } }.min() ?? 0 : 0
-    let slots = Mutex([[SweepCell]](repeating: [SweepCell](repeating: SweepCell(), count: fixtures.count), count: sweep.count))
-    let errors = Mutex([Int](repeating: 0, count: sweep.count))
-    let next = Atomic<Int>(0), done = Atomic<Int>(0)
-    let workers = min(settings.jobs, max(1, fixtures.count))
-    DispatchQueue.concurrentPerform(iterations: workers) { _ in
-        while true {
-            let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
-            if index >= fixtures.count { break }
-            let cells = sweepFixture(fixtures[index], sweep: sweep, stages: stages, resume: resume, settings: settings)
-            slots.withLock { all in
-                for (s, cell) in cells.enumerated() { all[s][index] = cell ?? SweepCell() }
-            }
-            errors.withLock { e in
-                for (s, cell) in cells.enumerated() where cell == nil { e[s] += 1 }
-            }
-            progress?.fixtureFinished(done: done.wrappingAdd(1, ordering: .relaxed).newValue, total: fixtures.count)
-        }
-    }
+    let failed = [SweepCell?](repeating: nil, count: sweep.count)
+    let runs = superviseItems(
+        count: fixtures.count, workers: min(settings.jobs, max(1, fixtures.count)),
+        timeLimit: settings.fixtureTimeLimit.map { $0 * Double(max(1, sweep.count)) }, cancellation: cancellation,
+        work: { index, _, check in
+            sweepFixture(fixtures[index], sweep: sweep, stages: stages, resume: resume, settings: settings, check: check)
+        },
+        timedOut: { _, _ in failed },
+        finished: { done in progress?.fixtureFinished(done: done, total: fixtures.count) })
     progress?.runFinished(total: fixtures.count)
-    let table = slots.withLock { $0 }
-    let errored = errors.withLock { $0 }
+    let outcomes = runs.compactMap { $0 }
     var points: [SweepPoint] = []
     for (s, setting) in sweep.enumerated() {
-        let cells = table[s].filter(\.scored)
+        let cells = outcomes.compactMap { $0[s] }.filter(\.scored)
         points.append(SweepPoint(label: setting.label, values: setting.values, configHash: setting.config.configHash,
                                  detection: cells.reduce(DetectionCounts(tp: 0, fp: 0, fn: 0)) { $0 + $1.detection },
                                  meanAbsRelCountError: Statistics.mean(cells.compactMap(\.absRelCountError)),
-                                 scored: cells.count, errored: errored[s]))
+                                 scored: cells.count, errored: outcomes.filter { $0[s] == nil }.count))
     }
+    let run = outcomes.count
     return SweepResult(axes: axes, points: points, resumeStage: stages[resume].name, fixtures: fixtures.count,
-                       datasetHash: datasetHash, wallSeconds: StageClock.wall() - start)
+                       datasetHash: datasetHash, wallSeconds: StageClock.wall() - start,
+                       interruption: run < fixtures.count ? cancellation?.interruption : nil, fixturesRun: run)
 }
 
-/// One fixture under every setting: nil entries = errored; unlabelled fixtures give unscored cells.
+/// One fixture under every setting: nil entries = errored; unlabelled fixtures give unscored
+/// cells. `check` is consulted before the decode and at every stage boundary: past the time
+/// limit the fixture is errored under every setting; when the sweep is interrupted it is not
+/// a result.
 private func sweepFixture(_ fixture: RunFixture, sweep: [SweepSetting], stages: [any Stage], resume: Int,
-                          settings: RunSettings) -> [SweepCell?] {
-    let failed = [SweepCell?](repeating: nil, count: sweep.count)
+                          settings: RunSettings, check: FixtureStopCheck) -> WorkEnd<[SweepCell?]> {
+    let failed = WorkEnd<[SweepCell?]>.finished([SweepCell?](repeating: nil, count: sweep.count))
+    func stopped() -> WorkEnd<[SweepCell?]>? {
+        switch check.reason() {
+        case .interrupted: return .interrupted
+        case .timeLimit: return failed
+        case nil: return nil
+        }
+    }
+    if let stop = stopped() { return stop }
     guard fixture.problem == nil, let imagePath = fixture.imagePath else { return failed }
-    guard let labelPath = fixture.labelPath else { return [SweepCell?](repeating: SweepCell(), count: sweep.count) }
+    guard let labelPath = fixture.labelPath else { return .finished([SweepCell?](repeating: SweepCell(), count: sweep.count)) }
     guard let label = try? Label.load(path: labelPath),
           let image = try? Image.decode(file: imagePath, options: settings.decodeOptions),
           label.check(imageWidth: image.width, imageHeight: image.height, file: labelPath).isEmpty,
@@ -116,7 +126,10 @@ private func sweepFixture(_ fixture: RunFixture, sweep: [SweepSetting], stages: 
     let truth = GroundTruth(label: label)
     var prefix = Frame(image: image, config: first.config)
     do {
-        for stage in stages[..<resume] { try stage.run(&prefix) }
+        for stage in stages[..<resume] {
+            if let stop = stopped() { return stop }
+            try stage.run(&prefix)
+        }
     } catch {
         return failed
     }
@@ -126,7 +139,10 @@ private func sweepFixture(_ fixture: RunFixture, sweep: [SweepSetting], stages: 
         var frame = Frame(image: image, config: setting.config)
         copyStageOutputs(from: prefix, to: &frame)
         do {
-            for stage in stages[resume...] { try stage.run(&frame) }
+            for stage in stages[resume...] {
+                if let stop = stopped() { return stop }
+                try stage.run(&frame)
+            }
         } catch {
             out.append(nil)
             continue
@@ -139,7 +155,7 @@ private func sweepFixture(_ fixture: RunFixture, sweep: [SweepSetting], stages: 
                                  pipelineDilution: config.dilution)
         out.append(SweepCell(detection: score.detection, absRelCountError: score.total.absRelativeError, scored: true))
     }
-    return out
+    return .finished(out)
 }
 
 /// Everything the stages have written so far (the frame's `image` and `config` stay the target's).

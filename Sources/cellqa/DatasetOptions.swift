@@ -30,7 +30,7 @@ struct DatasetOptions: ParsableArguments {
 /// supervised runner (`run`, `compare`).
 struct FixtureTimeoutOption: ParsableArguments {
     @Option(name: .customLong("fixture-timeout"), help: ArgumentHelp(
-        "Wall-time limit of one fixture in seconds (with --repeat K, K times as long); a fixture over it is recorded as errored \"time limit of N s exceeded\" and the run goes on. 0: no limit.",
+        "Wall-time limit of one fixture in seconds, per pass over it (run --repeat K: K passes; sweep: one per setting); a fixture over it is recorded as errored (\"time limit of N s exceeded\") and the run goes on. 0: no limit.",
         valueName: "SECONDS"))
     var seconds: Double = RunSettings.defaultFixtureTimeLimit ?? 0
 

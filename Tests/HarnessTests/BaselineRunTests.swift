@@ -181,6 +181,40 @@ import Vision
         }
     }
 
+    /// A sweep honours the fixture time limit (a fixture over it counts as errored under every
+    /// setting) and a cancellation (no fixture starts; the result says it is partial).
+    @Test func sweepTimeLimitAndInterruption() throws {
+        let d = try TestDataset.standard(name: "sweep-limits")
+        defer { d.remove() }
+        let prepared = try prepareDataset(RunRequest(datasetRoot: d.root, labelsRoot: nil, toolVersion: "test"))
+        let axis = try SweepAxis.parse("minScore=3,4")
+        let grid = try sweepSettings(base: PipelineConfig(), axes: [axis])
+        let count = prepared.fixtures.count
+        #expect(count >= 2)
+        // A limit no fixture can meet: every one errored under both settings, the sweep complete.
+        let limited = runSweep(prepared.fixtures, axes: [axis], sweep: grid,
+                               settings: RunSettings(jobs: 2, fixtureTimeLimit: 1e-9), datasetHash: prepared.contentHash)
+        #expect(limited.complete && limited.fixturesRun == count)
+        #expect(limited.points.allSatisfy { $0.errored == count && $0.scored == 0 })
+        // Cancelled before it starts: nothing run, the interruption recorded in every report.
+        let cancellation = RunCancellation()
+        cancellation.cancel(.bySignal(SIGINT))
+        let interrupted = runSweep(prepared.fixtures, axes: [axis], sweep: grid, settings: RunSettings(jobs: 2),
+                                   datasetHash: prepared.contentHash, cancellation: cancellation)
+        #expect(!interrupted.complete && interrupted.fixturesRun == 0 && interrupted.interruption?.name == "SIGINT")
+        #expect(interrupted.points.allSatisfy { $0.scored == 0 && $0.errored == 0 })
+        #expect(interrupted.markdown.contains("Partial: interrupted by SIGINT after 0 of \(count) fixtures"))
+        guard case .object(let json) = interrupted.jsonValue else {
+            Issue.record("sweep.json shape")
+            return
+        }
+        #expect(json["complete"] == .bool(false) && json["interruption"] == .string("SIGINT") && json["fixturesRun"] == .int(0))
+        // Without a limit or a signal: complete, every fixture scored or unlabelled.
+        let plain = runSweep(prepared.fixtures, axes: [axis], sweep: grid, settings: RunSettings(jobs: 2),
+                             datasetHash: prepared.contentHash)
+        #expect(plain.complete && plain.fixturesRun == count && plain.points.allSatisfy { $0.errored == 0 })
+    }
+
     @Test func sweepGridParsingAndLimits() throws {
         #expect(try SweepAxis.parse("minScore=2:3:0.5").values == [2, 2.5, 3])
         #expect(try SweepAxis.parse("nmsIoU=0.1:0.3:0.1").values.count == 3)

@@ -327,6 +327,6 @@ struct RunCommand: ParsableCommand {
 }
 
 /// "1.5": the grace period as the user reads it.
-private func formatGrace(_ seconds: Double) -> String {
+func formatGrace(_ seconds: Double) -> String {
     seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
 }

@@ -44,6 +44,8 @@ struct SweepCommand: ParsableCommand {
     @Option(name: .long, help: "Largest number of settings (parameter combinations) accepted.")
     var maxSettings: Int = 1000
 
+    @OptionGroup var timeout: FixtureTimeoutOption
+
     @Flag(name: .long, help: "No progress output.")
     var quiet = false
 
@@ -80,10 +82,25 @@ struct SweepCommand: ParsableCommand {
             } catch {
                 throw CommandInputError(error.description)
             }
+            // Trapped until the reports are written: a first signal stops the sweep after the
+            // fixtures in flight (partial reports), a second one exits at once.
+            let cancellation = RunCancellation()
+            let trap = InterruptTrap(cancellation: cancellation) { interruption in
+                FileHandle.standardError.write(Data(("\ncellqa sweep: \(interruption.name): starting no more fixtures; running ones get "
+                    + "\(formatGrace(cancellation.grace)) s to finish, then partial reports are written. "
+                    + "Send \(interruption.name) again to exit at once.\n").utf8))
+            }
+            defer { trap.remove() }
             let result = runSweep(prepared.fixtures, axes: axes, sweep: grid,
-                                  settings: RunSettings(jobs: selection.workerCount),
-                                  datasetHash: prepared.contentHash, progress: quiet ? nil : ConsoleProgress.forStandardError())
+                                  settings: RunSettings(jobs: selection.workerCount, fixtureTimeLimit: timeout.limit),
+                                  datasetHash: prepared.contentHash, progress: quiet ? nil : ConsoleProgress.forStandardError(),
+                                  cancellation: cancellation)
             try result.write(to: out)
+            if let interruption = result.interruption {
+                printError("cellqa sweep: interrupted by \(interruption.name) after \(result.fixturesRun) of \(result.fixtures) "
+                           + "fixtures; partial sweep.csv, sweep.json, sweep.md in \(out)/")
+                throw ExitCode(interruption.exitCode)
+            }
             if let best = result.bestF1 {
                 print("best F1 \(String(format: "%.4f", best.f1 ?? 0)) at \(best.label) "
                       + "(precision \(String(format: "%.4f", best.precision ?? 0)), recall \(String(format: "%.4f", best.recall ?? 0)))")
