@@ -23,7 +23,10 @@ struct SweepCommand: ParsableCommand {
             Writes sweep.csv, sweep.json and sweep.md (per-setting table, precision-recall \
             curve, best-F1 setting) to --out.
 
-            Exit codes: 0 done, 2 usage or input error.
+            SIGINT or SIGTERM: no more fixtures start; the reports cover the fixtures finished \
+            (sweep.json "complete": false). A second signal exits at once.
+
+            Exit codes: 0 done, 2 usage or input error, 130 (SIGINT) or 143 (SIGTERM) interrupted.
             """
     )
 
