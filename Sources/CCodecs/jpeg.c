@@ -127,8 +127,12 @@ static int cc_jpeg_run(const uint8_t *data, size_t size, uint64_t max_pixels, in
     scan_limit.pub.progress_monitor = cc_jpeg_check_scans;
     scan_limit.errors = &errors;
     if (setjmp(errors.jump)) {
+        // A 12- or 16-bit JPEG (or a coding process the library lacks) is valid, just not
+        // decodable by this 8-bit build: unsupported, not corrupt.
+        int code = errors.pub.msg_code;
         int status = errors.truncated ? CC_ERR_TRUNCATED
-                   : errors.pub.msg_code == JERR_OUT_OF_MEMORY ? CC_ERR_NO_MEMORY : CC_ERR_CORRUPT;
+                   : code == JERR_OUT_OF_MEMORY ? CC_ERR_NO_MEMORY
+                   : (code == JERR_BAD_PRECISION || code == JERR_NOTIMPL) ? CC_ERR_UNSUPPORTED : CC_ERR_CORRUPT;
         cc_set_message(message, message_capacity, errors.message);
         free(cmyk_row);
         jpeg_destroy_decompress(&cinfo);

@@ -158,6 +158,19 @@ func decodeError(_ bytes: [UInt8], options: DecodeOptions = DecodeOptions()) -> 
                                                maxPixels: 100_000_000))
     }
 
+    @Test func twelveBitJPEGIsUnsupportedNotCorrupt() throws {
+        // The same file claiming 12-bit samples (SOF precision 12): valid JPEG that this
+        // libjpeg-turbo build (8-bit samples only) cannot decode.
+        var file = smallJPEG
+        let sof = try #require(file.indices.dropLast().first { file[$0] == 0xFF && file[$0 + 1] == 0xC0 })
+        file[sof + 4] = 12
+        guard case .unsupported(nil, .jpeg, let message) = decodeError(file) else {
+            Issue.record("12-bit JPEG: \(String(describing: decodeError(file)))")
+            return
+        }
+        #expect(message.contains("12"))
+    }
+
     @Test func pixelLimitIsConfigurable() throws {
         let limit = DecodeOptions(maxPixels: 62)  // the PNG is 9 x 7 = 63 pixels
         #expect(decodeError(smallPNG, options: limit) == .tooLarge(file: nil, format: .png, width: 9, height: 7,
