@@ -66,8 +66,10 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Smallest and largest grid line spacing searched, image pixels.
     public var gridMinSpacingPx: Double = 40
     public var gridMaxSpacingPx: Double = 600
-    /// Physical spacing of the dominant ruling period, micrometres (250 for the corner
-    /// squares of a Neubauer-improved chamber).
+    /// Spacing taken for the detected line period, micrometres, when the ruling in view
+    /// cannot tell (no triple line or change of spacing: flag "grid-scale-assumed"); otherwise
+    /// the registration against the Neubauer ruling decides (50, 200, 250 or 1000). 250: the
+    /// outer large squares' subdivision.
     public var gridSpacingUm: Double = 250
     /// Median block length along a line for grid-line and fibre removal, in multiples of the
     /// largest cell diameter (a cell must cover less than half a block; see `lineMedian`).
