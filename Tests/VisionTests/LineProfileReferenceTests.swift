@@ -28,6 +28,64 @@ struct LineProfileReferenceTests {
         }
     }
 
+    /// Block lengths 3 ... 40 along the row (`block` 6 ... 80) over many directions, on noise
+    /// quantised to a few levels (ties; exact along the axes, where no interpolation happens).
+    @Test(arguments: [0.0, 0.13, 0.41, 0.7854, 1.05, 1.5708, 1.9, 2.6, -0.9, -1.3])
+    func lineMedianMatchesReferenceAcrossBlockLengths(angle: Double) {
+        var plane = KernelReferenceTests.noisePlane(width: 171, height: 67, seed: 5)
+        for i in 0..<plane.count { plane.data[i] = (plane.data[i] * 6).rounded(.down) / 6 + 0.125 }
+        for block in stride(from: 6, through: 80, by: 1) where block % 3 != 1 || block < 12 {
+            for q in [0.3, 0.5, 0.0, 1.0] where q == 0.3 || block % 7 == 0 {
+                let got = lineMedian(plane, angle: angle, block: block, quantile: q)
+                let want = Self.referenceLineMedian(plane, angle: angle, block: block, quantile: q)
+                #expect(KernelReferenceTests.identical(got, want), "angle \(angle) block \(block) q \(q)")
+            }
+        }
+    }
+
+    /// The selection-network block quantiles equal `selectKthByRank` of every block, bit for
+    /// bit: rows of every length up to 2 x 64 samples split into 1 ... 40 blocks, ties,
+    /// infinities, and the fallbacks (NaN, -0 beside +0, blocks over 64 samples).
+    @Test func blockQuantilesMatchRankSelection() {
+        var state: UInt64 = 91
+        func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        for q in [0.0, 0.3, 0.5, 0.77, 1.0] {
+            var selector = BlockQuantileSelector(quantile: q)
+            for n in 1...130 {
+                for trial in 0..<3 {
+                    var line = (0..<n).map { _ -> Float in
+                        trial == 0 ? Float(next() % 5) - 2 : Float(next() % 10_000) / 997 - 5
+                    }
+                    if trial == 1 && n > 3 {
+                        line[Int(next()) % n] = .infinity
+                        line[Int(next()) % n] = -.infinity
+                        line[Int(next()) % n] = .nan
+                    }
+                    if trial == 2 {
+                        for _ in 0..<(n / 3) { line[Int(next()) % n] = next() % 2 == 0 ? 0 : -0.0 }
+                    }
+                    for blocks in Set([1, 2, 3, max(1, n / 24), max(1, n / 12), max(1, n / 3), min(n, 40)]).sorted() where blocks <= n {
+                        let size = Double(n) / Double(blocks)
+                        var got = [Float](repeating: 0, count: blocks)
+                        var copy = line
+                        copy.withUnsafeMutableBufferPointer { ln in
+                            got.withUnsafeMutableBufferPointer { selector.select(ln, n: n, blocks: blocks, size: size, into: $0) }
+                        }
+                        for b in 0..<blocks {
+                            let lo = Int((Double(b) * size).rounded()), hi = max(lo + 1, Int((Double(b + 1) * size).rounded()))
+                            var block = Array(line[lo..<min(hi, n)])
+                            let want = block.withUnsafeMutableBufferPointer { selectKthByRank($0, Int(Double($0.count - 1) * q)) }
+                            #expect(got[b].bitPattern == want.bitPattern, "q \(q) n \(n) trial \(trial) blocks \(blocks) b \(b)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Rank selection returns the k-th order statistic of a sort for every k, with ties,
     /// infinities and lengths around the SIMD width; NaN and long buffers fall back.
     @Test func rankSelectionMatchesSorting() {
@@ -81,7 +139,8 @@ struct LineProfileReferenceTests {
         var out = Plane(width: w, height: h)
         var weights = [Float](repeating: 0, count: w * h)
         var line = [Float](repeating: 0, count: w)
-        var medians = [Float](repeating: 0, count: w / block + 2)
+        // (Sized for odd `block` too: round(n / max(2, block / 2)) blocks of n <= w / 2 + 1.)
+        var medians = [Float](repeating: 0, count: w / max(2, block / 2) + 2)
         plane.data.withUnsafeBufferPointer { src in
             for k in 0..<rows {
                 let base = Double(k - maxShift)

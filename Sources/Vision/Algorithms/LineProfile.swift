@@ -51,7 +51,9 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
     // Sheared rows covering each column: a contiguous range (the first and last covered
     // columns of row k move monotonically with k), `coveredFrom[m] ... coveredTo[m]`.
     var coveredFrom = [Int](repeating: rows, count: w), coveredTo = [Int](repeating: -1, count: w)
-    var medians = [Float](repeating: 0, count: w / block + 2)
+    // At most round(n / max(2, block / 2)) blocks of n <= w / 2 + 1 samples.
+    var medians = [Float](repeating: 0, count: w / max(2, block / 2) + 2)
+    var selector = BlockQuantileSelector(quantile: q)
     plane.data.withUnsafeBufferPointer { src in
         for k in 0..<rows {
             let base = Double(k - maxShift)
@@ -89,13 +91,9 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
             }
             let blocks = max(1, Int((Double(n) / Double(max(2, block / 2))).rounded()))
             let size = Double(n) / Double(blocks)
-            for b in 0..<blocks {
-                let lo = Int((Double(b) * size).rounded()), hi = max(lo + 1, Int((Double(b + 1) * size).rounded()))
-                // In place: each block is selected once and `line` is not needed afterwards.
-                let end = min(hi, n)
-                medians[b] = line.withUnsafeMutableBufferPointer { ln in
-                    let slice = UnsafeMutableBufferPointer(rebasing: ln[lo..<end])
-                    return selectKthByRank(slice, Int(Double(slice.count - 1) * q))
+            line.withUnsafeMutableBufferPointer { ln in
+                medians.withUnsafeMutableBufferPointer { md in
+                    selector.select(ln, n: n, blocks: blocks, size: size, into: md)
                 }
             }
             // Position in block-centre units, t = ((column - first) / 2 + 0.5) / size - 0.5,
