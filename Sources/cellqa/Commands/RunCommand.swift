@@ -152,11 +152,7 @@ struct RunCommand: ParsableCommand {
         // Trapped until the reports are written: a first signal then yields a partial report,
         // a second one exits at once.
         let cancellation = RunCancellation()
-        let trap = InterruptTrap(cancellation: cancellation) { interruption in
-            FileHandle.standardError.write(Data(("\ncellqa run: \(interruption.name): starting no more fixtures; running ones get "
-                + "\(formatGrace(cancellation.grace)) s to finish, then a partial report is written. "
-                + "Send \(interruption.name) again to exit at once.\n").utf8))
-        }
+        let trap = partialReportTrap(command: "run", cancellation: cancellation, reports: "a partial report is")
         defer { trap.remove() }
         var report: RunReport
         do {
@@ -326,7 +322,18 @@ struct RunCommand: ParsableCommand {
     }
 }
 
+/// Traps SIGINT/SIGTERM for a command that writes partial reports when interrupted, telling
+/// the user so on the first signal (a second one exits at once).
+/// - Parameter reports: what gets written, as the message's subject ("a partial report is").
+func partialReportTrap(command: String, cancellation: RunCancellation, reports: String) -> InterruptTrap {
+    InterruptTrap(cancellation: cancellation) { interruption in
+        FileHandle.standardError.write(Data(("\ncellqa \(command): \(interruption.name): starting no more fixtures; running ones get "
+            + "\(formatGrace(cancellation.grace)) s to finish, then \(reports) written. "
+            + "Send \(interruption.name) again to exit at once.\n").utf8))
+    }
+}
+
 /// "1.5": the grace period as the user reads it.
-func formatGrace(_ seconds: Double) -> String {
+private func formatGrace(_ seconds: Double) -> String {
     seconds == seconds.rounded() ? String(Int(seconds)) : String(format: "%.1f", seconds)
 }

@@ -88,11 +88,7 @@ struct SweepCommand: ParsableCommand {
             // Trapped until the reports are written: a first signal stops the sweep after the
             // fixtures in flight (partial reports), a second one exits at once.
             let cancellation = RunCancellation()
-            let trap = InterruptTrap(cancellation: cancellation) { interruption in
-                FileHandle.standardError.write(Data(("\ncellqa sweep: \(interruption.name): starting no more fixtures; running ones get "
-                    + "\(formatGrace(cancellation.grace)) s to finish, then partial reports are written. "
-                    + "Send \(interruption.name) again to exit at once.\n").utf8))
-            }
+            let trap = partialReportTrap(command: "sweep", cancellation: cancellation, reports: "partial reports are")
             defer { trap.remove() }
             let result = runSweep(prepared.fixtures, axes: axes, sweep: grid,
                                   settings: RunSettings(jobs: selection.workerCount, fixtureTimeLimit: timeout.limit),
