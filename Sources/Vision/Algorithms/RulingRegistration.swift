@@ -154,8 +154,8 @@ func rulingFamilyFits(_ family: RulingFamilyProfile) -> [RulingFamilyFit] {
 /// adds to a projection across it: a stroke counts one, a triple line three; a line of the
 /// central large square's 50 µm squares runs through only that square (a third of the ruled
 /// area) and counts half.
-private func rulingMasses(strokes: Bool) -> [(positionUm: Double, massUm: Double)] {
-    NeubauerGeometry.rulingLines().flatMap { line -> [(positionUm: Double, massUm: Double)] in
+private func rulingMasses(strokes: Bool) -> [(positionUm: Double, mass: Double)] {
+    NeubauerGeometry.rulingLines().flatMap { line -> [(positionUm: Double, mass: Double)] in
         let weight = line.extentEndUm - line.extentStartUm < NeubauerGeometry.ruledAreaUm ? 0.5 : 1
         let positions = line.strokePositionsUm
         return strokes ? positions.map { ($0, weight) } : [(line.positionUm, weight * Double(positions.count))]
@@ -167,7 +167,7 @@ private func rulingMasses(strokes: Bool) -> [(positionUm: Double, massUm: Double
 /// (where the hypothesis may predict nothing: a line seen there that it does not explain
 /// counts against it). Sample i lies at chamber coordinate scale * i + offset; `prefix` holds
 /// the detrended profile's running sums. Nil with fewer than three positions in view.
-private func rulingMassCorrelation(_ prefix: [Double], lines: [(positionUm: Double, massUm: Double)],
+private func rulingMassCorrelation(_ prefix: [Double], lines: [(positionUm: Double, mass: Double)],
                                    lattice: (a: Double, b: Double), scale: Double, offset: Double,
                                    reach: Double) -> Double? {
     let n = prefix.count - 1
@@ -181,7 +181,7 @@ private func rulingMassCorrelation(_ prefix: [Double], lines: [(positionUm: Doub
     for line in lines {
         let x = (line.positionUm - offset) / scale
         guard let o = observed(x) else { continue }
-        pairs.append((line.massUm, o))
+        pairs.append((line.mass, o))
         ruled.append(x)
     }
     let quarters = Int((Double(n) / lattice.b * 4).rounded(.up)) + 8
