@@ -65,6 +65,23 @@ struct PipelineTests {
         #expect(result.width == width && result.height == height)
     }
 
+    /// Very wide and very tall images within the pixel limit: line removal's per-row block
+    /// buffer once overflowed (a trap) on working rows about 7,000 pixels long (too few lines
+    /// across the short side for a grid: the fibre directions run along the long one).
+    @Test(arguments: [(14_000, 300), (300, 14_000)])
+    func veryWideAndTallRuledImagesGiveAValidResult(width: Int, height: Int) throws {
+        var pixels = [UInt8](repeating: 180, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width where x % 250 < 3 || y % 250 < 3 {
+                let i = (y * width + x) * 3
+                pixels[i] = 90; pixels[i + 1] = 90; pixels[i + 2] = 90
+            }
+        }
+        let result = try Pipeline().run(Image(width: width, height: height, pixels: pixels))
+        #expect(result.width == width && result.height == height)
+        #expect(result.timings.count == 7)
+    }
+
     @Test(arguments: [UInt8(0), 128, 255])
     func uniformImagesHaveNoCells(level: UInt8) throws {
         let result = try Pipeline(config: Self.config).run(Image(width: 120, height: 90, fill: (r: level, g: level, b: level)))
