@@ -32,6 +32,13 @@ public struct GroundTruth: Sendable, Equatable {
             self.widthUm = widthUm
             self.heightUm = heightUm
         }
+
+        /// Image pixels -> chamber micrometres, from the four corners; nil for a degenerate grid.
+        public var toChamber: Homography? {
+            guard corners.count == 4, widthUm > 0, heightUm > 0 else { return nil }
+            return Homography(from: corners, to: [Point(x: 0, y: 0), Point(x: widthUm, y: 0),
+                                                  Point(x: widthUm, y: heightUm), Point(x: 0, y: heightUm)])
+        }
     }
 
     /// An inclusive acceptance range on a predicted count; either bound optional.
@@ -94,11 +101,7 @@ public struct GroundTruth: Sendable, Equatable {
     ///   - imageWidth, imageHeight: pixels; decide which large squares are fully visible.
     ///   - settings: counting settings; its dilution is replaced by the label's.
     public func chamberCount(imageWidth: Int, imageHeight: Int, settings: CountSettings = CountSettings()) -> ChamberCount? {
-        guard let grid, grid.corners.count == 4, grid.widthUm > 0, grid.heightUm > 0 else { return nil }
-        let chamberCorners = [Point(x: 0, y: 0), Point(x: grid.widthUm, y: 0),
-                              Point(x: grid.widthUm, y: grid.heightUm), Point(x: 0, y: grid.heightUm)]
-        guard let toChamber = Homography(from: grid.corners, to: chamberCorners),
-              let toImage = toChamber.inverse else { return nil }
+        guard let toChamber = grid?.toChamber, let toImage = toChamber.inverse else { return nil }
         let chamberCells = cells.map { cell in
             ChamberCell(position: toChamber.apply(Point(x: cell.x, y: cell.y)), isDead: cell.cellClass == .dead)
         }
@@ -119,10 +122,7 @@ extension GroundTruth {
     public func areaConcentration(imageWidth: Int, imageHeight: Int) -> Double? {
         guard imageWidth > 0, imageHeight > 0 else { return nil }
         var areaUm2: Double?
-        if let grid, grid.corners.count == 4, grid.widthUm > 0, grid.heightUm > 0,
-           let toChamber = Homography(from: grid.corners, to: [
-               Point(x: 0, y: 0), Point(x: grid.widthUm, y: 0),
-               Point(x: grid.widthUm, y: grid.heightUm), Point(x: 0, y: grid.heightUm)]) {
+        if let toChamber = grid?.toChamber {
             let w = Double(imageWidth), h = Double(imageHeight)
             let outline = [Point(x: 0, y: 0), Point(x: w, y: 0), Point(x: w, y: h), Point(x: 0, y: h)].compactMap(toChamber.apply)
             if outline.count == 4 {
@@ -137,8 +137,8 @@ extension GroundTruth {
         } else if let umPerPixel, umPerPixel > 0 {
             areaUm2 = Double(imageWidth) * Double(imageHeight) * umPerPixel * umPerPixel
         }
-        guard let areaUm2, areaUm2.isFinite, areaUm2 > 0 else { return nil }
-        return Double(cells.count) / (areaUm2 / 1e6) * NeubauerGeometry.cellsPerMLPerCellPerSquare * dilution
+        guard let areaUm2 else { return nil }
+        return fieldDensity(cells: cells.count, areaMM2: areaUm2 / 1e6, dilution: dilution)?.perML
     }
 
     /// The ground truth a labels-v1 label states.

@@ -101,3 +101,15 @@ public func countChamber(cells: [ChamberCell], visibleSquares: [LargeSquare], se
         viabilityPercent: total > 0 ? Double(total - deadTotal) / Double(total) * 100 : nil,
         flags: flags)
 }
+
+/// The density over a field of chamber floor, the count's fallback when no large square is
+/// fully in view: cells per mm² (the mean per 1 mm large square) and cells per mL (x 10^4, the
+/// 0.1 µL over each mm², x `dilution`). nil for a field that is empty or not finite.
+/// - Parameters:
+///   - cells: cells counted over the field.
+///   - areaMM2: the field's area of chamber floor, mm².
+public func fieldDensity(cells: Int, areaMM2: Double, dilution: Double) -> (perSquare: Double, perML: Double)? {
+    guard areaMM2.isFinite, areaMM2 > 0 else { return nil }
+    let perSquare = Double(cells) / areaMM2
+    return (perSquare, perSquare * NeubauerGeometry.cellsPerMLPerCellPerSquare * dilution)
+}

@@ -12,6 +12,18 @@ struct CountChamberTests {
         }
     }
 
+    @Test("field density: cells per mm^2 of a field, x 10^4 x dilution per mL")
+    func fieldDensityOfAPartialView() throws {
+        // 30 cells over 0.12 mm^2 (400 x 300 µm): 250 per mm^2, 5,000,000 per mL at dilution 2.
+        let d = try #require(fieldDensity(cells: 30, areaMM2: 0.12, dilution: 2))
+        #expect(abs(d.perSquare - 250) < 1e-9)
+        #expect(abs(d.perML - 5_000_000) < 1e-6)
+        #expect(fieldDensity(cells: 0, areaMM2: 0.12, dilution: 1)?.perML == 0)
+        for area in [0, -1, Double.infinity, .nan] {
+            #expect(fieldDensity(cells: 3, areaMM2: area, dilution: 1) == nil)
+        }
+    }
+
     @Test("concentration = mean per corner square x 10^4 x dilution")
     func concentration() throws {
         let c = LargeSquare.corners

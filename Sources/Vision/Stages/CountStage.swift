@@ -34,14 +34,14 @@ struct CountStage: Stage {
         // At high magnification no large square is fully in view. With a calibrated grid the
         // density over the whole field still gives the concentration: cells per mm^2 of chamber
         // (0.1 uL under each mm^2) x 10^4 x dilution. Flagged, since edge cells count fully.
-        if count.concentrationPerML == nil, let grid = frame.grid?.result, grid.umPerPixel > 0 {
-            let areaMM2 = Double(frame.image.width) * Double(frame.image.height) * grid.umPerPixel * grid.umPerPixel / 1e6
-            if areaMM2 > 0 {
-                let perSquare = Double(frame.detections.count) / areaMM2
-                count.meanPerSquare = perSquare
-                count.concentrationPerML = perSquare * 1e4 * config.dilution
-                count.flags.append("concentration-from-area")
-            }
+        if count.concentrationPerML == nil, let grid = frame.grid?.result, grid.umPerPixel > 0,
+           let density = fieldDensity(cells: frame.detections.count,
+                                      areaMM2: Double(frame.image.width) * Double(frame.image.height)
+                                          * grid.umPerPixel * grid.umPerPixel / 1e6,
+                                      dilution: config.dilution) {
+            count.meanPerSquare = density.perSquare
+            count.concentrationPerML = density.perML
+            count.flags.append("concentration-from-area")
         }
         frame.count = count
     }
