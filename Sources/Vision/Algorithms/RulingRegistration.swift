@@ -122,7 +122,7 @@ func rulingFamilyFits(_ family: RulingFamilyProfile) -> [RulingFamilyFit] {
     // phase come from a folded autocorrelation, a pixel or two off over a view, and a stroke
     // of a triple line is a pixel or two wide.
     let lattice = fitLineLattice(detrended, start: phase, period: period)
-    let lines = rulingMasses(strokes: false), strokes = rulingMasses(strokes: true)
+    let lines = rulingLineMasses, strokes = rulingStrokeMasses
     let spacings: [Double] = [NeubauerGeometry.smallSquareUm, NeubauerGeometry.groupSquareUm,
                               NeubauerGeometry.cornerSubsquareUm, NeubauerGeometry.largeSquareUm]
     var prefix = [Double](repeating: 0, count: n + 1)
@@ -161,6 +161,10 @@ private func rulingMasses(strokes: Bool) -> [(positionUm: Double, mass: Double)]
         return strokes ? positions.map { ($0, weight) } : [(line.positionUm, weight * Double(positions.count))]
     }
 }
+
+/// `rulingMasses` by line and by stroke, built once rather than for every family scored.
+private let rulingLineMasses = rulingMasses(strokes: false)
+private let rulingStrokeMasses = rulingMasses(strokes: true)
 
 /// Correlation between the line (or stroke) masses a ruling hypothesis predicts and those the
 /// profile shows, at every chamber line (stroke) in view and at every lattice position and quarter position

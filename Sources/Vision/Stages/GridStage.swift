@@ -145,12 +145,7 @@ struct GridStage: Stage {
             frame.flag("no-grid")
             return
         }
-        var corners: [Point] = []
-        if let forward = Homography(matrix: h), let inverse = forward.inverse {
-            for c in [Point(x: 0, y: 0), Point(x: 3000, y: 0), Point(x: 3000, y: 3000), Point(x: 0, y: 3000)] {
-                if let p = inverse.apply(c) { corners.append(p) }
-            }
-        }
+        let corners = Homography(matrix: h)?.inverse.map { NeubauerGeometry.ruledAreaCorners.compactMap($0.apply) } ?? []
         let angleDeg = lines.angles[0] * 180 / .pi
         let result = GridResult(corners: corners, umPerPixel: umPerPixel,
                                 angleDegrees: angleDeg > 90 ? angleDeg - 180 : angleDeg, imageToChamber: h)
