@@ -54,6 +54,7 @@ enum ConfigKey {
             .number("minEdgeRadiusFraction", \.minEdgeRadiusFraction, 0...10),
             .number("maxGridAlignedEdges", \.maxGridAlignedEdges, 0...1),
             .number("edgeThresholdNoise", \.edgeThresholdNoise, 0...1000),
+            .number("edgeSmoothingPx", \.edgeSmoothingPx, 0...10),
             .flag("splitElongated", \.splitElongated),
             .flag("detectHoles", \.detectHoles),
             .number("seedMinVotes", \.seedMinVotes, 0...1000),

@@ -18,7 +18,7 @@ struct CandidatesStage: Stage {
         let cleaned = saturate(separated.cells, cap: config.contrastCap)
         // Smoothed log luminance and its boundary threshold, for the boundary tests.
         let edgeMap: (Plane, Float)? = config.minEdgeCoverage > 0 ? {
-            let smoothLog = gaussianBlur(logFlat, sigma: 1)
+            let smoothLog = gaussianBlur(logFlat, sigma: config.edgeSmoothingPx)
             return (smoothLog, Float(config.edgeThresholdNoise) * gradientNoise(smoothLog))
         }() : nil
         let gridNormals = (frame.grid?.angles ?? []).map { $0 + .pi / 2 }
