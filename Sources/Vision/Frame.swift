@@ -60,6 +60,9 @@ public struct DetectedGrid: Sendable, Equatable {
     /// Periodicity strength of each family (0 ... 1).
     public var strengths: [Double]
     public var result: GridResult
+    /// The registration told both families' spacing (no "grid-scale-assumed"), so where the
+    /// triple lines lie is known, not guessed.
+    public var scaleKnown: Bool = false
 }
 
 /// Everything the stages hand to each other. Planes are at the working scale

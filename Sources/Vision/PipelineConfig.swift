@@ -147,6 +147,12 @@ public struct PipelineConfig: Sendable, Equatable {
     /// above the floor along their bisectors; `isOnCrossing`) are dropped: heavy crossings
     /// leave residues and little squares that look like cells. 0 = off.
     public var crossingLineContrast: Double = 0.24
+    /// Where the grid stage registered the ruling's scale: unstained candidates centred on
+    /// the core of two crossing triple lines (within `tripleLineOffsetUm` plus this margin,
+    /// pixels, of both middle lines: the little squares between the strokes) are dropped.
+    /// Those squares face their centres all round and hold no cell more often than a cell's
+    /// centre falls in them. 0 = off.
+    public var tripleCrossingMarginPx: Double = 2
     /// Candidates are tested and vote at a radius of at least this fraction of the smallest
     /// cell radius (0 ... 1).
     public var candidateRadiusFloor: Double = 1

@@ -1,4 +1,5 @@
 import Foundation
+import Hemocytometer
 
 /// Strength of a straight structure running through (x, y) along `angle`: the `quantile` of
 /// `plane` sampled every pixel along the line within `halfLength` either side (bilinear).
@@ -86,3 +87,24 @@ public func isCrossingResidue(_ contrast: Plane, x: Double, y: Double, brightnes
     if stained || (polarity < 0 ? brightness >= 0 : brightness <= 0) { return false }
     return isOnCrossing(contrast, x: x, y: y, angles: angles, halfLength: halfLength, level: level)
 }
+
+/// Whether a point lies in the core of two crossing triple lines of the Neubauer ruling: in
+/// chamber coordinates within `NeubauerGeometry.tripleLineOffsetUm` plus `marginUm` of a
+/// triple line's middle in both axes, inside the ruled area. The core holds the little squares
+/// between the strokes, whose corners face their centres as a cell's rim does.
+///
+/// - Parameters:
+///   - x, y: image pixels.
+///   - imageToChamber: the grid stage's mapping (image pixels to chamber µm).
+///   - marginUm: allowance for the registration and the candidate's centre, µm.
+public func isInTripleCrossingCore(x: Double, y: Double, imageToChamber: Homography, marginUm: Double) -> Bool {
+    guard let p = imageToChamber.apply(Point(x: x, y: y)) else { return false }
+    let reach = NeubauerGeometry.tripleLineOffsetUm + marginUm
+    func nearTriple(_ v: Double) -> Bool {
+        tripleLinePositionsUm.contains { abs(v - $0) <= reach }
+    }
+    return nearTriple(p.x) && nearTriple(p.y)
+}
+
+/// Middle positions of the triple lines (the same for both axes; each spans the ruled area).
+let tripleLinePositionsUm: [Double] = NeubauerGeometry.rulingLines().filter { $0.style == .triple }.map(\.positionUm)

@@ -1,4 +1,5 @@
 import Foundation
+import Hemocytometer
 
 /// Stage 4: candidate cells from the flattened luminance, in image pixels.
 struct CandidatesStage: Stage {
@@ -158,6 +159,21 @@ struct CandidatesStage: Stage {
                                           stained: stain?.isStained(x: x, y: y) == true, angles: rulingAngles,
                                           halfLength: length / 2,
                                           level: Float(c.seeded ? seedLevel : config.crossingLineContrast))
+            }
+        }
+        // The registered ruling says where the triple lines cross; the little squares between
+        // their strokes pass every boundary test above.
+        if config.tripleCrossingMarginPx > 0, let grid = frame.grid, grid.scaleKnown,
+           let toChamber = Homography(matrix: grid.result.imageToChamber) {
+            let marginUm = config.tripleCrossingMarginPx * grid.result.umPerPixel
+            found = found.filter { c in
+                guard isInTripleCrossingCore(x: c.x, y: c.y, imageToChamber: toChamber, marginUm: marginUm) else { return true }
+                let x = (c.x - shift) / s, y = (c.y - shift) / s
+                if stain?.isStained(x: x, y: y) == true { return true }
+                // The image must show the crossing too: a misregistered grid predicts lines
+                // where there are none.
+                return !isOnCrossing(contrast, x: x, y: y, angles: grid.angles, halfLength: length / 2,
+                                     level: Float(min(config.crossingLineContrast, 0.3 * config.minContrast)))
             }
         }
         frame.candidates = found

@@ -150,7 +150,8 @@ struct GridStage: Stage {
         let result = GridResult(corners: corners, umPerPixel: umPerPixel,
                                 angleDegrees: angleDeg > 90 ? angleDeg - 180 : angleDeg, imageToChamber: h)
         frame.grid = DetectedGrid(angles: lines.angles, spacings: lines.spacings, phases: lines.phases,
-                                  strengths: lines.strengths, result: result)
+                                  strengths: lines.strengths, result: result,
+                                  scaleKnown: fits.allSatisfy(\.scaleKnown))
         if !fits.allSatisfy(\.scaleKnown) { frame.flag("grid-scale-assumed") }
         if !fits.allSatisfy(\.originKnown) { frame.flag("grid-origin-assumed") }
         if config.sizeFrom == .calibration {
