@@ -182,6 +182,11 @@ public struct PipelineConfig: Sendable, Equatable {
     /// contrast, with no refractile centre and not blue, is debris and dropped
     /// (`isUnstainedDark`). 0 = keep every candidate.
     public var debrisDarkContrast: Double = 0.1
+    /// Colour images: a dark candidate whose centre stands at least this much (Weber contrast)
+    /// above its rim is a clear cell seen as a ring (dark rim, centre at background level, no
+    /// refractile spot: slightly out of focus), not debris, which is dark throughout
+    /// (`CellAppearance.ringContrast`). 0 = every dark unstained candidate is debris.
+    public var clearRingContrast: Double = 0.1
 
     // MARK: nms / count
     /// Two detections overlapping by more than this circle IoU are one cell.

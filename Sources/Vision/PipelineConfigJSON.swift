@@ -73,6 +73,7 @@ enum ConfigKey {
             .number("deadDarkContrast", \.deadDarkContrast, 0...10),
             .number("refractileContrast", \.refractileContrast, 0...10),
             .number("debrisDarkContrast", \.debrisDarkContrast, 0...10),
+            .number("clearRingContrast", \.clearRingContrast, 0...10),
             .number("nmsIoU", \.nmsIoU, 0...1),
             .number("nmsMinCentreDistance", \.nmsMinCentreDistance, 0...2),
             .number("madCut", \.madCut, 0...1000),

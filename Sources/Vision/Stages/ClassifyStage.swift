@@ -11,10 +11,15 @@ public struct CellAppearance: Sendable, Equatable {
     public var interiorContrast: Double
     /// Brightest centre pixel's Weber contrast (the refractile spot of a live cell).
     public var centreContrast: Double
+    /// Mean Weber contrast of the centre disc (0.35 r) over that of the rim annulus
+    /// (0.6 r ... 1.1 r), as a difference: well above 0 for a ring (a clear cell's dark rim
+    /// around a centre at background level), at or below 0 for a filled dark blob.
+    public var ringContrast: Double = 0
 }
 
-/// Measures a candidate: interior disc (0.6 r), centre disc (0.35 r), background annulus
-/// (1.5 r ... 2.2 r), subsampled so a big cell costs no more than a small one.
+/// Measures a candidate: interior disc (0.6 r), centre disc (0.35 r), rim annulus
+/// (0.6 r ... 1.1 r), background annulus (1.5 r ... 2.2 r), subsampled so a big cell costs no
+/// more than a small one.
 ///
 /// - Parameters:
 ///   - x, y, r: candidate centre and radius, image pixels.
@@ -26,8 +31,8 @@ public func measureAppearance(_ image: Image, x: Double, y: Double, r: Double) -
     let y0 = max(0, Int((y - outer).rounded(.down))), y1 = min(h - 1, Int((y + outer).rounded(.up)))
     var inner = (r: 0.0, g: 0.0, b: 0.0, lum: 0.0, n: 0.0)
     var ring = (r: 0.0, g: 0.0, b: 0.0, lum: 0.0, n: 0.0)
-    var centreMax = 0.0
-    let ri2 = (0.6 * r) * (0.6 * r), rc2 = max(1, (0.35 * r) * (0.35 * r))
+    var centreMax = 0.0, centreSum = 0.0, centreCount = 0.0, rimSum = 0.0, rimCount = 0.0
+    let ri2 = (0.6 * r) * (0.6 * r), rc2 = max(1, (0.35 * r) * (0.35 * r)), rr2 = (1.1 * r) * (1.1 * r)
     let ra2 = (1.5 * r) * (1.5 * r), rb2 = outer * outer
     guard x0 <= x1, y0 <= y1 else { return CellAppearance(hueDeg: 0, saturation: 0, interiorContrast: 0, centreContrast: 0) }
     image.pixels.withUnsafeBufferPointer { px in
@@ -37,13 +42,20 @@ public func measureAppearance(_ image: Image, x: Double, y: Double, r: Double) -
                 for xx in stride(from: x0, through: x1, by: step) {
                     let dx = Double(xx) - x
                     let d2 = dx * dx + dy * dy
-                    guard d2 <= ri2 || (d2 >= ra2 && d2 <= rb2) else { continue }
+                    guard d2 <= rr2 || (d2 >= ra2 && d2 <= rb2) else { continue }
                     let p = (yy * w + xx) * 3
                     let lr = Double(lut[Int(px[p])]), lg = Double(lut[Int(px[p + 1])]), lb = Double(lut[Int(px[p + 2])])
                     let lum = 0.2126 * lr + 0.7152 * lg + 0.0722 * lb
                     if d2 <= ri2 {
                         inner.r += lr; inner.g += lg; inner.b += lb; inner.lum += lum; inner.n += 1
-                        if d2 <= rc2 { centreMax = max(centreMax, lum) }
+                        if d2 <= rc2 {
+                            centreMax = max(centreMax, lum)
+                            centreSum += lum
+                            centreCount += 1
+                        }
+                    } else if d2 <= rr2 {
+                        rimSum += lum
+                        rimCount += 1
                     } else {
                         ring.r += lr; ring.g += lg; ring.b += lb; ring.lum += lum; ring.n += 1
                     }
@@ -60,9 +72,12 @@ public func measureAppearance(_ image: Image, x: Double, y: Double, r: Double) -
     let cg = (inner.g / inner.n + eps) / (bg.1 + eps)
     let cb = (inner.b / inner.n + eps) / (bg.2 + eps)
     let hsv = hsvFrom(r: cr, g: cg, b: cb)
+    let centreMean = centreCount > 0 ? centreSum / centreCount : inner.lum / inner.n
+    let rimMean = rimCount > 0 ? rimSum / rimCount : centreMean
     return CellAppearance(hueDeg: hsv.h, saturation: hsv.s,
                           interiorContrast: (inner.lum / inner.n + eps) / (bg.3 + eps) - 1,
-                          centreContrast: (centreMax + eps) / (bg.3 + eps) - 1)
+                          centreContrast: (centreMax + eps) / (bg.3 + eps) - 1,
+                          ringContrast: (centreMean - rimMean) / (bg.3 + eps))
 }
 
 /// Hue (degrees 0 ..< 360), saturation (0 ... 1) and value of non-negative RGB.
@@ -109,6 +124,7 @@ public func classifyCell(_ a: CellAppearance, greyscale: Bool, saturationThresho
 public func isUnstainedDark(_ a: CellAppearance, config: PipelineConfig) -> Bool {
     config.debrisDarkContrast > 0 && a.interiorContrast < -config.debrisDarkContrast
         && a.centreContrast < config.refractileContrast
+        && !(config.clearRingContrast > 0 && a.ringContrast >= config.clearRingContrast)
 }
 
 /// Stage 5: live/dead call for every candidate; candidates become detections, except dark

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import Imaging
+@testable import Vision
+
+@Suite("Clear rings and dark debris")
+struct ClearRingTests {
+    /// A grey ring (dark rim 0.7 r ... r, centre left at background: a clear cell slightly out
+    /// of focus) at (30, 30) and a grey filled disc of the same size (debris) at (90, 30).
+    static func ringAndDisc(r: Double) -> Image {
+        var canvas = Canvas(width: 120, height: 60)
+        canvas.paint(factor: (0.5, 0.5, 0.5), bounds: (0, 0, 59, 59)) { px, py in
+            let d2 = (px - 30) * (px - 30) + (py - 30) * (py - 30)
+            return d2 <= r * r && d2 >= 0.49 * r * r
+        }
+        canvas.paint(factor: (0.55, 0.53, 0.5), bounds: (60, 0, 119, 59)) { px, py in
+            (px - 90) * (px - 90) + (py - 30) * (py - 30) <= r * r
+        }
+        return canvas.image(noise: 0.02)
+    }
+
+    @Test(arguments: [5.0, 7.0, 10.0])
+    func aRingIsAClearCellAndAFilledDiscIsDebris(r: Double) {
+        let image = Self.ringAndDisc(r: r)
+        let config = PipelineConfig()
+        let ring = measureAppearance(image, x: 30, y: 30, r: r)
+        let disc = measureAppearance(image, x: 90, y: 30, r: r)
+        #expect(ring.ringContrast >= config.clearRingContrast, "\(ring)")
+        #expect(disc.ringContrast < config.clearRingContrast, "\(disc)")
+        #expect(!isUnstainedDark(ring, config: config), "\(ring)")
+        #expect(isUnstainedDark(disc, config: config), "\(disc)")
+    }
+
+    @Test func zeroTurnsTheRingRuleOff() {
+        var config = PipelineConfig()
+        config.clearRingContrast = 0
+        let ring = CellAppearance(hueDeg: 0, saturation: 0, interiorContrast: -0.3, centreContrast: -0.05, ringContrast: 0.3)
+        #expect(isUnstainedDark(ring, config: config))
+        config.clearRingContrast = 0.1
+        #expect(!isUnstainedDark(ring, config: config))
+    }
+}
