@@ -78,17 +78,18 @@ struct CandidatesStage: Stage {
                 }
                 found = found.indices.filter { kept[$0] }.map { found[$0] }
             }
+            var scratch = VoteScratch()
             for i in spatialOrder(found) {
                 let x0 = found[i].x * s + shift, y0 = found[i].y * s + shift
                 var r = found[i].r * s
-                var c = voteCentre(frame.image, x: x0, y: y0, r: r)
+                var c = voteCentre(frame.image, x: x0, y: y0, r: r, scratch: &scratch)
                 // A radius the detector underestimated (a split half, a cell shrunk by a
                 // neighbouring line) puts the cell's rim outside the voting annulus and its
                 // centre outside the search disc: vote again at the measured boundary radius.
                 let b = boundaryRadius(frame.image, x: c.x, y: c.y, r: r)
                 if b > 1.15 * r {
                     r = min(b, config.maxRadiusPx)
-                    c = voteCentre(frame.image, x: x0, y: y0, r: r)
+                    c = voteCentre(frame.image, x: x0, y: y0, r: r, scratch: &scratch)
                     found[i].r = r / s
                 } else {
                     found[i].boundary = BoundaryMeasurement(x: c.x, y: c.y, r: r, radius: b)
