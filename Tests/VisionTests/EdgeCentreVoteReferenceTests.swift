@@ -52,6 +52,28 @@ struct EdgeCentreVoteReferenceTests {
         }
     }
 
+    /// One scratch through calls of every window size, large after small and small after
+    /// large: what a call leaves in its buffers must not reach the next result.
+    @Test func reusedScratchMatchesPlainVersion() {
+        var canvas = Canvas(width: 120, height: 90)
+        canvas.grid(spacing: 37, angle: -0.2)
+        canvas.liveCell(x: 40.4, y: 44.2, r: 9)
+        canvas.deadCell(x: 57.1, y: 47.9, r: 7.5)
+        canvas.liveCell(x: 80, y: 30, r: 12)
+        let image = canvas.image(noise: 0.05)
+        var sequence = TestSequence(state: 17)
+        func next() -> Double { sequence.next() }
+        var scratch = VoteScratch()
+        for i in 0..<200 {
+            let x = -5 + 130 * next(), y = -5 + 100 * next()
+            let r = i % 2 == 0 ? 1 + 29 * next() : 1 + 4 * next()
+            let got = voteCentre(image, x: x, y: y, r: r, scratch: &scratch)
+            let want = Self.referenceVote(image, x: x, y: y, r: r)
+            #expect(got.x.bitPattern == want.x.bitPattern && got.y.bitPattern == want.y.bitPattern,
+                    "start (\(x), \(y)) r \(r): \(got) vs \(want)")
+        }
+    }
+
     static func referenceVote(_ image: Image, x: Double, y: Double, r: Double, search: Double = 0.7)
         -> (x: Double, y: Double) {
         let w = image.width, h = image.height

@@ -76,6 +76,39 @@ struct RingEvidenceReferenceTests {
         #expect(covered > 20)
     }
 
+    /// `RadialEdgeField.evidence` (gradients formed once per plane) against the plain version,
+    /// on the same centres, radii, thresholds, sector counts (up to more than a word's bits) and
+    /// grid normals, including none and three.
+    @Test func edgeFieldMatchesPlainVersion() {
+        let plane = Self.ringPlane()
+        let field = RadialEdgeField(plane)
+        var sequence = TestSequence(state: 34)
+        func next() -> Double { sequence.next() }
+        var covered = 0
+        for i in 0..<600 {
+            var x = -8 + 106 * next(), y = -8 + 86 * next()
+            if i % 5 == 0 { x = (2 * x).rounded() / 2; y = (2 * y).rounded() / 2 }
+            let r = 0.5 + 20 * next() * next()
+            let threshold = Float(0.002 + 0.05 * next())
+            let sectors = [16, 16, 16, 1, 2, 3, 7, 12, 64, 65, 100][i % 11]
+            let tilt: Double = 0.29 + 0.1 * next()
+            let choices: [[Double]] = [[], [tilt, tilt + Double.pi / 2], [1.1], [0.2, 0.2 + Double.pi / 2, 0.2 + Double.pi / 4]]
+            let normals = choices[i % 4]
+            let got = field.evidence(x: x, y: y, r: r, threshold: threshold, sectors: sectors, gridNormals: normals)
+            let want = Self.referenceCoverage(plane, x: x, y: y, r: r, threshold: threshold, sectors: sectors, gridNormals: normals)
+            #expect(got.coverage.bitPattern == want.coverage.bitPattern && got.gridAligned.bitPattern == want.gridAligned.bitPattern,
+                    "centre (\(x), \(y)) r \(r) t \(threshold) sectors \(sectors): \(got) vs \(want)")
+            if want.coverage > 0.5 { covered += 1 }
+        }
+        #expect(covered > 20)
+        for (w, h) in [(1, 1), (2, 9), (3, 3)] {
+            let small = KernelReferenceTests.noisePlane(width: w, height: h, seed: 5)
+            let got = RadialEdgeField(small).evidence(x: 1, y: 1, r: 2, threshold: 0.01)
+            let want = Self.referenceCoverage(small, x: 1, y: 1, r: 2, threshold: 0.01)
+            #expect(got.coverage == want.coverage && got.gridAligned == want.gridAligned)
+        }
+    }
+
     /// Directions on, next to and between the sector boundaries, and the axes.
     @Test func sectorLocatorMatchesAtan2() {
         for sectors in [3, 4, 7, 16, 360] {

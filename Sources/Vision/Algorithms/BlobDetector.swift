@@ -278,14 +278,22 @@ func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Pl
     let swallowRatio = 1.25
     var found: [Candidate] = []
     let cell = max(1, 2 * settings.maxRadius * ratio * ratio)
-    var buckets: [Int: [Int]] = [:]
     let columns = Int(Double(w) / cell) + 2
+    // Buckets by key ny * columns + nx in one array (hashing cost more than the distance
+    // tests), spanning every key a peak reads or writes.
+    var smallestKey = 0, largestKey = 0
+    for (c, _) in peaks {
+        let bx = Int(c.x / cell), by = Int(c.y / cell)
+        smallestKey = min(smallestKey, by * columns + bx)
+        largestKey = max(largestKey, (by + 1) * columns + bx + 1)
+    }
+    var buckets = [[Int]](repeating: [], count: peaks.isEmpty ? 0 : largestKey - smallestKey + 1)
     for (c, _) in peaks {
         let bx = Int(c.x / cell), by = Int(c.y / cell)
         var duplicate = false
         search: for ny in max(0, by - 1)...(by + 1) {
             for nx in max(0, bx - 1)...(bx + 1) {
-                for k in buckets[ny * columns + nx] ?? [] {
+                for k in buckets[ny * columns + nx - smallestKey] {
                     let o = found[k]
                     let limit = o.r <= swallowRatio * c.r ? max(0.6 * min(o.r, c.r), 0.8 * o.r) : 0.6 * c.r
                     if (o.x - c.x) * (o.x - c.x) + (o.y - c.y) * (o.y - c.y) < limit * limit {
@@ -299,7 +307,7 @@ func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Pl
             }
         }
         if duplicate { continue }
-        buckets[by * columns + bx, default: []].append(found.count)
+        buckets[by * columns + bx - smallestKey].append(found.count)
         found.append(c)
     }
     return found

@@ -19,6 +19,31 @@ import Imaging
 ///   clear peak.
 public func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: Double = 0.7)
     -> (x: Double, y: Double) {
+    var scratch = VoteScratch()
+    return voteCentre(image, x: x, y: y, r: r, search: search, scratch: &scratch)
+}
+
+/// Storage `voteCentre` reuses from one call to the next: the candidates stage votes a few
+/// thousand times per image, and allocating and zeroing the windows each time cost as much
+/// as a fifth of the voting.
+struct VoteScratch {
+    fileprivate var grey: [Float] = []
+    fileprivate var gxs: [Float] = []
+    fileprivate var gys: [Float] = []
+    fileprivate var mags: [Float] = []
+    fileprivate var acc: [Float] = []
+    fileprivate var bucket: [Float] = []
+    fileprivate var counts: [Int32] = []
+
+    /// Grows `buffer` to at least `count` samples; what it held is not kept.
+    fileprivate static func reserve(_ buffer: inout [Float], _ count: Int) {
+        if buffer.count < count { buffer = [Float](repeating: 0, count: count) }
+    }
+}
+
+/// `voteCentre` with its buffers in `scratch`; every buffer sample it reads is written first.
+func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: Double = 0.7,
+                scratch: inout VoteScratch) -> (x: Double, y: Double) {
     let w = image.width, h = image.height
     guard r >= 1, x.isFinite, y.isFinite, w >= 3, h >= 3 else { return (x, y) }
     let outer = 1.4 * r
@@ -30,17 +55,19 @@ public func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: 
     // Grey (R + 2G + B) of the window plus a one-pixel border.
     let ww = x1 - x0 + 3, wh = y1 - y0 + 3
     let iw = ww - 2, ih = wh - 2
-    var grey = [Float](repeating: 0, count: ww * wh)
+    VoteScratch.reserve(&scratch.grey, ww * wh)
     // Sobel components and magnitudes; only pixels well above the window's median gradient
     // vote (flat background and noise stay silent without an image-wide noise estimate).
-    var gxs = [Float](repeating: 0, count: iw * ih), gys = gxs, mags = gxs
-    grey.withUnsafeMutableBufferPointer { g in
+    VoteScratch.reserve(&scratch.gxs, iw * ih)
+    VoteScratch.reserve(&scratch.gys, iw * ih)
+    VoteScratch.reserve(&scratch.mags, iw * ih)
+    scratch.grey.withUnsafeMutableBufferPointer { g in
         readGreyWindow(image, x0: x0 - 1, y0: y0 - 1, width: ww, height: wh, into: g.baseAddress!)
     }
-    grey.withUnsafeBufferPointer { g in
-        gxs.withUnsafeMutableBufferPointer { gxo in
-            gys.withUnsafeMutableBufferPointer { gyo in
-                mags.withUnsafeMutableBufferPointer { mo in
+    scratch.grey.withUnsafeBufferPointer { g in
+        scratch.gxs.withUnsafeMutableBufferPointer { gxo in
+            scratch.gys.withUnsafeMutableBufferPointer { gyo in
+                scratch.mags.withUnsafeMutableBufferPointer { mo in
                     for yy in 0..<ih {
                         let k0 = yy &* iw
                         sobelRow(g.baseAddress!, width: ww, row: yy, gx: gxo.baseAddress! + k0, gy: gyo.baseAddress! + k0)
@@ -53,8 +80,11 @@ public func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: 
             }
         }
     }
-    var bucket: [Float] = []
-    let floor = 2 * mags.withUnsafeBufferPointer { selectKthNonNegative($0, $0.count / 2, scratch: &bucket) }
+    let windowCount = iw * ih
+    let floor = 2 * scratch.mags.withUnsafeBufferPointer { m in
+        selectKthNonNegative(UnsafeBufferPointer(rebasing: m[0..<windowCount]), windowCount / 2,
+                             scratch: &scratch.bucket, counts: &scratch.counts)
+    }
     // Accumulator over the search disc, one bin per image pixel.
     let sr = Int((search * r).rounded(.up))
     let side = 2 * sr + 1
@@ -62,7 +92,8 @@ public func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: 
     // lane, so they do not queue on one bin), so the vector path scatters without a branch;
     // the peak search never reads them.
     let spare = side * side
-    var acc = [Float](repeating: 0, count: spare + 4)
+    VoteScratch.reserve(&scratch.acc, spare + 4)
+    scratch.acc.withUnsafeMutableBufferPointer { $0.baseAddress!.update(repeating: 0, count: spare + 4) }
     let ax0 = Int(x.rounded()) - sr, ay0 = Int(y.rounded()) - sr
     let inner = Float(0.3 * r), far = Float(outer)
     let steps = max(2, Int((far - inner).rounded(.up)))
@@ -80,10 +111,10 @@ public func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: 
     // within sqrt(0.5) of its bin: votes beyond sr + 2.5 are never read.
     let centreX = Float(ax0 + sr), centreY = Float(ay0 + sr)
     let reach2 = (Float(sr) + 2.5) * (Float(sr) + 2.5)
-    acc.withUnsafeMutableBufferPointer { a in
-        gxs.withUnsafeBufferPointer { gxv in
-            gys.withUnsafeBufferPointer { gyv in
-                mags.withUnsafeBufferPointer { mv in
+    scratch.acc.withUnsafeMutableBufferPointer { a in
+        scratch.gxs.withUnsafeBufferPointer { gxv in
+            scratch.gys.withUnsafeBufferPointer { gyv in
+                scratch.mags.withUnsafeBufferPointer { mv in
                     for yy in 0..<ih {
                         let py = Float(y0 + yy)
                         for xx in 0..<iw {
@@ -142,7 +173,7 @@ public func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: 
             let dx = bx - sr, dy = by - sr
             guard dx * dx + dy * dy <= sr * sr else { continue }
             var s: Float = 0
-            for oy in -1...1 { for ox in -1...1 { s += acc[(by + oy) * side + bx + ox] } }
+            for oy in -1...1 { for ox in -1...1 { s += scratch.acc[(by + oy) * side + bx + ox] } }
             if s > best { best = s; bestX = bx; bestY = by }
         }
     }
@@ -150,7 +181,7 @@ public func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: 
     var sw: Float = 0, sx: Float = 0, sy: Float = 0
     for oy in -1...1 {
         for ox in -1...1 {
-            let v = acc[(bestY + oy) * side + bestX + ox]
+            let v = scratch.acc[(bestY + oy) * side + bestX + ox]
             sw += v
             sx += v * Float(ox)
             sy += v * Float(oy)

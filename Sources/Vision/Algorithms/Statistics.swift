@@ -112,6 +112,14 @@ func selectKthByRank(_ v: UnsafeMutableBufferPointer<Float>, _ k: Int) -> Float 
 ///
 /// - Parameter scratch: reusable storage for the bucket's elements.
 func selectKthNonNegative(_ v: UnsafeBufferPointer<Float>, _ k: Int, scratch: inout [Float]) -> Float {
+    var counts: [Int32] = []
+    return selectKthNonNegative(v, k, scratch: &scratch, counts: &counts)
+}
+
+/// `selectKthNonNegative` with the histogram's storage (`counts`) kept by the caller too, for
+/// callers that select in thousands of small buffers.
+func selectKthNonNegative(_ v: UnsafeBufferPointer<Float>, _ k: Int, scratch: inout [Float],
+                          counts: inout [Int32]) -> Float {
     let n = v.count
     let k = min(max(k, 0), n - 1)
     var lowest = UInt32.max, highest: UInt32 = 0
@@ -130,7 +138,11 @@ func selectKthNonNegative(_ v: UnsafeBufferPointer<Float>, _ k: Int, scratch: in
     if span == 0 { return v[0] }
     let bucketBits = 11
     let shift = max(0, (32 - span.leadingZeroBitCount) - bucketBits)
-    var counts = [Int32](repeating: 0, count: 1 << bucketBits)
+    if counts.count != 1 << bucketBits {
+        counts = [Int32](repeating: 0, count: 1 << bucketBits)
+    } else {
+        counts.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+    }
     counts.withUnsafeMutableBufferPointer { c in
         for x in v { c[Int((x.bitPattern &- lowest) >> UInt32(shift))] &+= 1 }
     }

@@ -22,6 +22,7 @@ struct CandidatesStage: Stage {
             let smoothLog = gaussianBlur(logFlat, sigma: config.edgeSmoothingPx)
             return (smoothLog, Float(config.edgeThresholdNoise) * gradientNoise(smoothLog))
         }() : nil
+        let edgeField = edgeMap.map { RadialEdgeField($0.0) }
         let gridNormals = (frame.grid?.angles ?? []).map { $0 + .pi / 2 }
         // Colour images: dead cells show their boundary on the stain map too.
         let stain = frame.isGreyscale ? nil : edgeMap.flatMap { smoothLog, _ in
@@ -65,29 +66,31 @@ struct CandidatesStage: Stage {
             // Candidates with hardly any boundary around them (noise, line leftovers: most of
             // the DoG peaks) cannot pass the boundary test below wherever their centre moves,
             // so they are dropped here instead of costing a vote each.
-            if let (smoothLog, threshold) = edgeMap {
+            if let (_, threshold) = edgeMap, let edgeField {
                 // 60% of the coverage a cell needs (its centre may be off), and not mostly a
                 // ruling's edges: a line leftover faces the candidate almost only along the
                 // grid normals (a cell's rim about 22% of its length), wherever it moves.
                 // (Half let 1.7x as many candidates vote for 0.2% more cells on the synthetic
                 // sets, and for debris on blank controls.)
                 let floor = 0.6 * config.minEdgeCoverage, maxAligned = 0.8
-                found = found.filter { c in
-                    let e = radialEdgeCoverage(smoothLog, x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
+                let kept = inSpatialOrder(found) { c in
+                    let e = edgeField.evidence(x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
                     return (e.coverage >= floor && e.gridAligned <= maxAligned) || (stain?.coverage(of: c) ?? 0) >= floor
                 }
+                found = found.indices.filter { kept[$0] }.map { found[$0] }
             }
-            for i in found.indices {
+            var scratch = VoteScratch()
+            for i in spatialOrder(found) {
                 let x0 = found[i].x * s + shift, y0 = found[i].y * s + shift
                 var r = found[i].r * s
-                var c = voteCentre(frame.image, x: x0, y: y0, r: r)
+                var c = voteCentre(frame.image, x: x0, y: y0, r: r, scratch: &scratch)
                 // A radius the detector underestimated (a split half, a cell shrunk by a
                 // neighbouring line) puts the cell's rim outside the voting annulus and its
                 // centre outside the search disc: vote again at the measured boundary radius.
                 let b = boundaryRadius(frame.image, x: c.x, y: c.y, r: r)
                 if b > 1.15 * r {
                     r = min(b, config.maxRadiusPx)
-                    c = voteCentre(frame.image, x: x0, y: y0, r: r)
+                    c = voteCentre(frame.image, x: x0, y: y0, r: r, scratch: &scratch)
                     found[i].r = r / s
                 } else {
                     found[i].boundary = BoundaryMeasurement(x: c.x, y: c.y, r: r, radius: b)
@@ -98,11 +101,11 @@ struct CandidatesStage: Stage {
         }
         // Boundary evidence: a cell's rim faces its centre all the way round; line leftovers,
         // crossings and specks do not.
-        if let (smoothLog, threshold) = edgeMap {
-            found = found.compactMap { c in
+        if let (smoothLog, threshold) = edgeMap, let edgeField {
+            found = inSpatialOrder(found) { c -> Candidate? in
                 var c = c
                 var coverage = 0.0
-                let e = radialEdgeCoverage(smoothLog, x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
+                let e = edgeField.evidence(x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
                 if e.coverage >= config.minEdgeCoverage && e.gridAligned <= config.maxGridAlignedEdges {
                     coverage = e.coverage
                 } else if let stain {
@@ -120,7 +123,7 @@ struct CandidatesStage: Stage {
                 }
                 c.coverage = coverage
                 return c
-            }
+            }.compactMap { $0 }
         }
         for i in found.indices {
             found[i].x = found[i].x * s + shift
@@ -131,7 +134,7 @@ struct CandidatesStage: Stage {
         // working scale but not here.
         if config.minEdgeRadiusFraction > 0 {
             let minEdgeRadius = config.minEdgeRadiusFraction * config.minRadiusPx
-            found = found.compactMap { c in
+            found = inSpatialOrder(found) { c -> Candidate? in
                 let b = c.boundary?.radius(x: c.x, y: c.y, r: c.r) ?? boundaryRadius(frame.image, x: c.x, y: c.y, r: c.r)
                 guard b >= minEdgeRadius else { return nil }
                 // The measured boundary also corrects a radius the detector underestimated
@@ -139,7 +142,7 @@ struct CandidatesStage: Stage {
                 var c = c
                 c.r = max(c.r, min(b, config.maxRadiusPx))
                 return c
-            }
+            }.compactMap { $0 }
         }
         // With no ruling found (a partial view shows too few lines for the periodicity test),
         // the horizontal and vertical directions fibre removal already uses: rulings are
@@ -180,3 +183,17 @@ struct CandidatesStage: Stage {
     }
 }
 
+
+/// `test` of every candidate, evaluated row band by row band rather than in the detector's
+/// order (strongest first, all over the image), so that neighbouring candidates find the
+/// samples they read still in cache; results in the candidates' order.
+func inSpatialOrder<T>(_ candidates: [Candidate], _ test: (Candidate) -> T) -> [T] {
+    var results = [T?](repeating: nil, count: candidates.count)
+    for i in spatialOrder(candidates) { results[i] = test(candidates[i]) }
+    return results.map { $0! }
+}
+
+/// The candidates' indices top to bottom, then left to right (ties by index).
+func spatialOrder(_ candidates: [Candidate]) -> [Int] {
+    candidates.indices.sorted { (candidates[$0].y, candidates[$0].x, $0) < (candidates[$1].y, candidates[$1].x, $1) }
+}

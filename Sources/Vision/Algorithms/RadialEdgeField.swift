@@ -1,0 +1,125 @@
+import Foundation
+
+/// The central-difference gradients of a plane, formed once, for the boundary tests that run
+/// on thousands of candidates of one image (`radialEdgeCoverage`'s coverage and grid share).
+///
+/// Why: each candidate's annulus re-derived its gradients from the plane and collected its
+/// facing distances for a median the candidates stage never reads. Here the gradients are
+/// read, most annulus pixels fall below the threshold on one vector comparison of the
+/// squared magnitudes, and every value that decides a result is the same expression on the
+/// same samples, so the results are `radialEdgeCoverage`'s bits.
+struct RadialEdgeField {
+    let width: Int
+    let height: Int
+    /// (p[x + 1] - p[x - 1]) / 2 and (p[y + 1] - p[y - 1]) / 2, and gx^2 + gy^2; 0 on the border.
+    private let gx: [Float]
+    private let gy: [Float]
+    private let g2: [Float]
+
+    init(_ plane: Plane) {
+        let w = plane.width, h = plane.height
+        width = w
+        height = h
+        var gx = [Float](repeating: 0, count: w * h), gy = gx, g2 = gx
+        if w >= 3, h >= 3 {
+            plane.data.withUnsafeBufferPointer { d in
+                gx.withUnsafeMutableBufferPointer { ox in
+                    gy.withUnsafeMutableBufferPointer { oy in
+                        g2.withUnsafeMutableBufferPointer { o2 in
+                            for y in 1..<(h - 1) {
+                                let row = y &* w
+                                for x in 1..<(w - 1) {
+                                    let i = row &+ x
+                                    let a = (d[i &+ 1] - d[i &- 1]) * 0.5, b = (d[i &+ w] - d[i &- w]) * 0.5
+                                    ox[i] = a
+                                    oy[i] = b
+                                    o2[i] = a * a + b * b
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.gx = gx
+        self.gy = gy
+        self.g2 = g2
+    }
+
+    /// `radialEdgeCoverage(plane, ...)` without the edge radius: the same coverage and grid share.
+    func evidence(x: Double, y: Double, r: Double, threshold: Float, sectors: Int = 16,
+                  gridNormals: [Double] = []) -> (coverage: Double, gridAligned: Double) {
+        let w = width, h = height
+        guard w >= 3, h >= 3, r > 0, sectors > 0 else { return (0, 0) }
+        let inner = 0.3 * r, outer = 1.6 * r
+        let x0 = max(1, Int((x - outer).rounded(.down))), x1 = min(w - 2, Int((x + outer).rounded(.up)))
+        let y0 = max(1, Int((y - outer).rounded(.down))), y1 = min(h - 2, Int((y + outer).rounded(.up)))
+        guard x0 <= x1, y0 <= y1 else { return (0, 0) }
+        // One bit per sector, in as many words as the sectors need.
+        var hit = [UInt64](repeating: 0, count: (sectors + 63) / 64)
+        var aligned = 0, facing = 0
+        let n0 = gridNormals.count > 0 ? (Float(cos(gridNormals[0])), Float(sin(gridNormals[0]))) : (0, 0)
+        let n1 = gridNormals.count > 1 ? (Float(cos(gridNormals[1])), Float(sin(gridNormals[1]))) : (0, 0)
+        let extraNormals = gridNormals.count > 2 ? gridNormals[2...].map { (Float(cos($0)), Float(sin($0))) } : []
+        let normalCount = gridNormals.count
+        let alignedCos: Float = 0.985
+        let cosLimit: Float = 0.9
+        let t2 = threshold * threshold
+        let sectorOf = SectorLocator(sectors: sectors)
+        let innerSq = inner * inner, outerSq = outer * outer
+        typealias V = SIMD8<Float>
+        let t2v = V(repeating: t2)
+        gx.withUnsafeBufferPointer { gxb in
+            gy.withUnsafeBufferPointer { gyb in
+                g2.withUnsafeBufferPointer { g2b in
+                    let g2p = g2b.baseAddress!
+                    for py in y0...y1 {
+                        let dy = Double(py) - y
+                        let dy2 = dy * dy
+                        guard dy2 <= outerSq else { continue }
+                        let fdy = Float(dy)
+                        let row = py &* w
+                        @inline(__always) func visit(_ px: Int) {
+                            let i = row &+ px
+                            let g2 = g2b[i]
+                            guard g2 > t2 else { return }
+                            let dx = Double(px) - x
+                            let dist2 = dx * dx + dy2
+                            guard dist2 >= innerSq, dist2 <= outerSq else { return }
+                            let gx = gxb[i], gy = gyb[i]
+                            let dist = Float(dist2.squareRoot())
+                            let along = (gx * Float(dx) + gy * fdy) / dist
+                            guard along * along >= cosLimit * cosLimit * g2 else { return }
+                            let sector = sectorOf(dx: dx, dy: dy)
+                            hit[sector >> 6] |= 1 &<< UInt64(sector & 63)
+                            facing &+= 1
+                            guard normalCount > 0 else { return }
+                            let g = g2.squareRoot()
+                            if abs(n0.0 * gx + n0.1 * gy) >= alignedCos * g
+                                || (normalCount > 1 && abs(n1.0 * gx + n1.1 * gy) >= alignedCos * g)
+                                || extraNormals.contains(where: { abs($0.0 * gx + $0.1 * gy) >= alignedCos * g }) {
+                                aligned &+= 1
+                            }
+                        }
+                        // Below the threshold is below it wherever the pixel lies: eight
+                        // pixels at a time are ruled out on their squared gradients alone.
+                        var px = x0
+                        while px &+ 8 <= x1 &+ 1 {
+                            let above = UnsafeRawPointer(g2p + (row &+ px)).loadUnaligned(as: V.self) .> t2v
+                            if any(above) {
+                                for lane in 0..<8 where above[lane] { visit(px &+ lane) }
+                            }
+                            px &+= 8
+                        }
+                        while px <= x1 {
+                            visit(px)
+                            px &+= 1
+                        }
+                    }
+                }
+            }
+        }
+        let covered = hit.reduce(0) { $0 + $1.nonzeroBitCount }
+        return (Double(covered) / Double(sectors), facing > 0 ? Double(aligned) / Double(facing) : 0)
+    }
+}
