@@ -147,6 +147,11 @@ struct CellsOnCrossingsTests {
         var config = PipelineConfig()
         config.minRadiusPx = 5
         config.maxRadiusPx = 12
+        // Every line here is heavy, which the registration may read as the central column's
+        // triple lines; a cell centred on a registered triple crossing is given up for the
+        // little squares between the strokes (TripleCrossingTests). This test is about the
+        // polarity rule on any heavy crossing.
+        config.tripleCrossingMarginPx = 0
         let result = try Pipeline(config: config).run(canvas.image(noise: 0.01))
         #expect(result.grid != nil, "flags \(result.flags)")
         #expect(matchCount(result.detections, [(x: onCrossing.0, y: onCrossing.1)], tolerance: 4) == 1, "\(result.detections)")
