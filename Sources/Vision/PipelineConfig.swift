@@ -111,11 +111,11 @@ public struct PipelineConfig: Sendable, Equatable {
     /// A boundary pixel's gradient must exceed this many gradient-noise standard deviations.
     public var edgeThresholdNoise: Double = 5
     /// Gaussian sigma, working pixels, of the log luminance the boundary tests read
-    /// (`radialEdgeCoverage`, the bright-spot rim, the stain map's luminance). Enough to tame
-    /// pixel noise; more smears a ruling line's edge into the rim of a cell beside it. 0.7
-    /// against 1.0: F1 +0.006 on the Goldens, +0.004 on 56 synthetic images, equal or better
-    /// on both real development folders, fewer blank-control detections.
-    public var edgeSmoothingPx: Double = 0.7
+    /// (`radialEdgeCoverage`, the bright-spot rim, the stain map's luminance). More smears a
+    /// ruling line's edge into the rim of a small cell beside it (0.7: Goldens F1 +0.006);
+    /// less lets JPEG blocking through where blur has left little other noise to set the edge
+    /// threshold (0.7: a blurred JPEG q60 image went from 19 to 158 false detections).
+    public var edgeSmoothingPx: Double = 1
     /// DoG: split elongated blobs (touching pairs) along their major axis instead of dropping them.
     public var splitElongated: Bool = true
     /// DoG: also take dips of the line-free contrast map as candidates. A clear cell lying on
