@@ -115,7 +115,12 @@ public struct PipelineConfig: Sendable, Equatable {
     /// ruling line's edge into the rim of a small cell beside it (0.7: Goldens F1 +0.006);
     /// less lets JPEG blocking through where blur has left little other noise to set the edge
     /// threshold (0.7: a blurred JPEG q60 image went from 19 to 158 false detections).
-    public var edgeSmoothingPx: Double = 1
+    public var edgeSmoothingPx: Double = 0.7
+    /// The boundary gradient threshold is at least this fraction of `minContrast` per working
+    /// pixel, whatever the noise estimate says: a blurred JPEG's block edges are nearly all
+    /// the texture it has left, and against so little noise they pass for boundaries.
+    /// 0 = the noise estimate alone.
+    public var edgeThresholdContrast: Double = 0.7
     /// DoG: split elongated blobs (touching pairs) along their major axis instead of dropping them.
     public var splitElongated: Bool = true
     /// DoG: also take dips of the line-free contrast map as candidates. A clear cell lying on

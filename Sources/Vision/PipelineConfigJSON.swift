@@ -55,6 +55,7 @@ enum ConfigKey {
             .number("maxGridAlignedEdges", \.maxGridAlignedEdges, 0...1),
             .number("edgeThresholdNoise", \.edgeThresholdNoise, 0...1000),
             .number("edgeSmoothingPx", \.edgeSmoothingPx, 0...10),
+            .number("edgeThresholdContrast", \.edgeThresholdContrast, 0...100),
             .flag("splitElongated", \.splitElongated),
             .flag("detectHoles", \.detectHoles),
             .number("seedMinVotes", \.seedMinVotes, 0...1000),

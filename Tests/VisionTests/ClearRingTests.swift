@@ -40,3 +40,27 @@ struct ClearRingTests {
         #expect(!isUnstainedDark(ring, config: config))
     }
 }
+
+@Suite("Boundary threshold")
+struct BoundaryThresholdTests {
+    @Test func noiseSetsTheThresholdAboveTheFloor() {
+        var sequence = TestSequence(state: 7)
+        var noisy = Plane(width: 64, height: 64)
+        for i in noisy.data.indices { noisy.data[i] = Float(sequence.next() - 0.5) * 0.2 }
+        let noise = gradientNoise(noisy)
+        #expect(noise > 0.01)
+        #expect(boundaryThreshold(noisy, noiseMultiple: 5, floor: 0.028) == 5 * noise)
+    }
+
+    /// A smooth plane with 8-pixel blocks (what blur and a JPEG leave): nearly no noise, so
+    /// the floor decides.
+    @Test func aBlockyNoiselessPlaneGetsTheFloor() {
+        var blocky = Plane(width: 64, height: 64)
+        for y in 0..<64 {
+            for x in 0..<64 { blocky.data[y * 64 + x] = Float((x / 8 + y / 8) % 3) * 0.01 }
+        }
+        #expect(5 * gradientNoise(blocky) < 0.028)
+        #expect(boundaryThreshold(blocky, noiseMultiple: 5, floor: 0.028) == 0.028)
+        #expect(boundaryThreshold(blocky, noiseMultiple: 5, floor: 0) == 5 * gradientNoise(blocky))
+    }
+}

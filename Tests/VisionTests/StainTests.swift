@@ -43,7 +43,8 @@ struct StainTests {
     }
 
     /// A dead cell half on a heavy line (dark 8-pixel lines every 80 pixels), its centre 2 or
-    /// 4 pixels off the line's middle: found with the stain map, lost without it.
+    /// 4 pixels off the line's middle: found with the stain map; 2 pixels off, lost without it
+    /// (4 pixels off, enough of its rim lies beside the line for the luminance test).
     @Test(arguments: [2.0, 4])
     func aDeadCellOnAHeavyLineIsCounted(offset: Double) throws {
         var canvas = Canvas(width: 320, height: 240)
@@ -57,6 +58,7 @@ struct StainTests {
         #expect(matchCount(found.detections, [(x: line.x, y: line.y)], tolerance: 4) == 1, "\(found.detections)")
         #expect(found.detections.count == 1, "\(found.detections)")
         #expect(found.detections.first?.cellClass == .dead)
+        guard offset <= 2 else { return }
         config.stainLevel = 0
         let without = try Pipeline(config: config).run(canvas.image(noise: 0.01))
         #expect(matchCount(without.detections, [(x: line.x, y: line.y)], tolerance: 4) == 0, "\(without.detections)")

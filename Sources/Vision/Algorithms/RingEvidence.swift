@@ -160,3 +160,11 @@ public func gradientNoise(_ plane: Plane, stride: Int = 7) -> Float {
     var bucket: [Float] = []
     return samples.withUnsafeBufferPointer { selectKthNonNegative($0, $0.count / 4, scratch: &bucket) } / 0.3186
 }
+
+/// The gradient a boundary pixel must exceed (`radialEdgeCoverage`, plane units per pixel):
+/// `noiseMultiple` x `gradientNoise`, but never below `floor`. Blur leaves a JPEG's block edges
+/// as nearly the only texture, so the noise estimate sinks and the blocks would pass for
+/// boundaries.
+public func boundaryThreshold(_ plane: Plane, noiseMultiple: Double, floor: Double) -> Float {
+    max(Float(noiseMultiple) * gradientNoise(plane), Float(floor))
+}

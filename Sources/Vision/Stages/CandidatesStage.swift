@@ -20,7 +20,8 @@ struct CandidatesStage: Stage {
         // Smoothed log luminance and its boundary threshold, for the boundary tests.
         let edgeMap: (Plane, Float)? = config.minEdgeCoverage > 0 ? {
             let smoothLog = gaussianBlur(logFlat, sigma: config.edgeSmoothingPx)
-            return (smoothLog, Float(config.edgeThresholdNoise) * gradientNoise(smoothLog))
+            return (smoothLog, boundaryThreshold(smoothLog, noiseMultiple: config.edgeThresholdNoise,
+                                                 floor: config.edgeThresholdContrast * config.minContrast))
         }() : nil
         let edgeField = edgeMap.map { RadialEdgeField($0.0) }
         let gridNormals = (frame.grid?.angles ?? []).map { $0 + .pi / 2 }
