@@ -15,6 +15,9 @@ struct RadialEdgeField {
     private let gx: [Float]
     private let gy: [Float]
     private let g2: [Float]
+    /// The sector lookup of the stage's sector count, formed once (its boundary directions
+    /// cost 34 libm calls, more than a small candidate's whole test).
+    private let sixteenSectors = SectorLocator(sectors: 16)
 
     init(_ plane: Plane) {
         let w = plane.width, h = plane.height
@@ -65,7 +68,7 @@ struct RadialEdgeField {
         let alignedCos: Float = 0.985
         let cosLimit: Float = 0.9
         let t2 = threshold * threshold
-        let sectorOf = SectorLocator(sectors: sectors)
+        let sectorOf = sectors == 16 ? sixteenSectors : SectorLocator(sectors: sectors)
         let innerSq = inner * inner, outerSq = outer * outer
         typealias V = SIMD8<Float>
         let t2v = V(repeating: t2)
