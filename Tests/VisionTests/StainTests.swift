@@ -30,6 +30,71 @@ struct StainTests {
         #expect(stain.data.allSatisfy { abs($0) < 1e-5 }, "\(stain.data)")
     }
 
+    /// The stain map against its first version (a block loop for every scale), kept here as
+    /// the reference: the 2 x 2 fast path must give the same bits, odd sizes included.
+    @Test(arguments: [(120, 80, 2), (121, 81, 2), (7, 5, 2), (1, 1, 2), (2, 3, 2), (33, 17, 3), (31, 9, 1)])
+    func stainPlaneMatchesReference(width: Int, height: Int, scale: Int) {
+        var canvas = Canvas(width: width, height: height, background: (0.8, 0.76, 0.6))
+        canvas.deadCell(x: Double(width) / 2, y: Double(height) / 2, r: 8)
+        let image = canvas.image(noise: 0.05)
+        let got = stainPlane(image, scale: scale), want = Self.referenceStainPlane(image, scale: scale)
+        #expect(KernelReferenceTests.identical(got, want), "\(width)x\(height) scale \(scale)")
+    }
+
+    static func referenceStainPlane(_ image: Image, scale: Int) -> Plane {
+        let s = max(1, scale)
+        let iw = image.width, ih = image.height
+        guard iw > 0, ih > 0, image.pixels.count >= iw * ih * 3 else { return Plane(width: 0, height: 0) }
+        let w = (iw + s - 1) / s, h = (ih + s - 1) / s
+        var out = Plane(width: w, height: h)
+        var blue = [Int](repeating: 0, count: w), redGreen = [Int](repeating: 0, count: w)
+        // Logs of every sum a block of up to 8 x 8 pixels can give, so a pixel costs two lookups.
+        let logs: [Float] = s <= 8 ? (0...(512 * s * s)).map { log(Float($0)) } : []
+        image.pixels.withUnsafeBufferPointer { px in
+            out.data.withUnsafeMutableBufferPointer { o in
+                blue.withUnsafeMutableBufferPointer { bp in
+                    redGreen.withUnsafeMutableBufferPointer { rgp in
+                        let base = px.baseAddress!, b = bp.baseAddress!, rg = rgp.baseAddress!
+                        for y in 0..<h {
+                            b.update(repeating: 0, count: w)
+                            rg.update(repeating: 0, count: w)
+                            let y0 = y &* s, y1 = min(y0 &+ s, ih)
+                            for yy in y0..<y1 {
+                                var p = base + yy &* iw &* 3
+                                var x = 0
+                                for k in 0..<w {
+                                    let end = min(x &+ s, iw)
+                                    var sb = 0, srg = 0
+                                    while x < end {
+                                        srg &+= Int(p[0]) &+ Int(p[1])
+                                        sb &+= Int(p[2])
+                                        p += 3
+                                        x &+= 1
+                                    }
+                                    b[k] &+= sb
+                                    rg[k] &+= srg
+                                }
+                            }
+                            // One count per pixel keeps black blocks finite.
+                            let rows = y1 &- y0
+                            let row = o.baseAddress! + y &* w
+                            for k in 0..<w {
+                                let n = rows &* (min(k &* s &+ s, iw) &- k &* s)
+                                let top = 2 &* b[k] &+ 2 &* n, bottom = rg[k] &+ 2 &* n
+                                row[k] = top < logs.count && bottom < logs.count
+                                    ? logs[top] - logs[bottom] : log(Float(top)) - log(Float(bottom))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        var sample = stride(from: 0, to: out.count, by: max(1, out.count / 4096)).map { out.data[$0] }
+        let median = selectKth(&sample, sample.count / 2) ?? 0
+        for i in 0..<out.count { out.data[i] -= median }
+        return out
+    }
+
     @Test func blackAndEmptyImagesGiveAFiniteMap() {
         #expect(stainPlane(Image(width: 4, height: 4, fill: (r: 0, g: 0, b: 0)), scale: 2).data.allSatisfy { $0 == 0 })
         #expect(stainPlane(Image(width: 0, height: 0, fill: (r: 0, g: 0, b: 0)), scale: 2).count == 0)

@@ -1,49 +1,26 @@
 import Foundation
 
-/// The central-difference gradients of a plane, formed once, for the boundary tests that run
-/// on thousands of candidates of one image (`radialEdgeCoverage`'s coverage and grid share).
+/// The boundary test that runs on thousands of candidates of one image
+/// (`radialEdgeCoverage`'s coverage and grid share), with what all of them share formed once.
 ///
-/// Why: each candidate's annulus re-derived its gradients from the plane and collected its
-/// facing distances for a median the candidates stage never reads. Here the gradients are
-/// read, most annulus pixels fall below the threshold on one vector comparison of the
-/// squared magnitudes, and every value that decides a result is the same expression on the
-/// same samples, so the results are `radialEdgeCoverage`'s bits.
+/// Why: each candidate's annulus collected its facing distances for a median the candidates
+/// stage never reads, and built its sector lookup (34 libm calls). Here the central-difference
+/// gradients of eight pixels are formed at a time, most fall below the threshold on one
+/// vector comparison, and every value that decides a result is the same expression on the
+/// same samples, so the results are `radialEdgeCoverage`'s bits. The gradients are not kept
+/// in planes of their own: three more planes to read cost more in cache misses than the
+/// differences cost to form.
 struct RadialEdgeField {
     let width: Int
     let height: Int
-    /// (p[x + 1] - p[x - 1]) / 2 and (p[y + 1] - p[y - 1]) / 2, and gx^2 + gy^2; 0 on the border.
-    private let gx: [Float]
-    private let gy: [Float]
-    private let g2: [Float]
+    private let samples: [Float]
+    /// The sector lookup of the stage's sector count, formed once.
+    private let sixteenSectors = SectorLocator(sectors: 16)
 
     init(_ plane: Plane) {
-        let w = plane.width, h = plane.height
-        width = w
-        height = h
-        var gx = [Float](repeating: 0, count: w * h), gy = gx, g2 = gx
-        if w >= 3, h >= 3 {
-            plane.data.withUnsafeBufferPointer { d in
-                gx.withUnsafeMutableBufferPointer { ox in
-                    gy.withUnsafeMutableBufferPointer { oy in
-                        g2.withUnsafeMutableBufferPointer { o2 in
-                            for y in 1..<(h - 1) {
-                                let row = y &* w
-                                for x in 1..<(w - 1) {
-                                    let i = row &+ x
-                                    let a = (d[i &+ 1] - d[i &- 1]) * 0.5, b = (d[i &+ w] - d[i &- w]) * 0.5
-                                    ox[i] = a
-                                    oy[i] = b
-                                    o2[i] = a * a + b * b
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        self.gx = gx
-        self.gy = gy
-        self.g2 = g2
+        width = plane.width
+        height = plane.height
+        samples = plane.data
     }
 
     /// `radialEdgeCoverage(plane, ...)` without the edge radius: the same coverage and grid share.
@@ -65,57 +42,56 @@ struct RadialEdgeField {
         let alignedCos: Float = 0.985
         let cosLimit: Float = 0.9
         let t2 = threshold * threshold
-        let sectorOf = SectorLocator(sectors: sectors)
+        let sectorOf = sectors == 16 ? sixteenSectors : SectorLocator(sectors: sectors)
         let innerSq = inner * inner, outerSq = outer * outer
         typealias V = SIMD8<Float>
         let t2v = V(repeating: t2)
-        gx.withUnsafeBufferPointer { gxb in
-            gy.withUnsafeBufferPointer { gyb in
-                g2.withUnsafeBufferPointer { g2b in
-                    let g2p = g2b.baseAddress!
-                    for py in y0...y1 {
-                        let dy = Double(py) - y
-                        let dy2 = dy * dy
-                        guard dy2 <= outerSq else { continue }
-                        let fdy = Float(dy)
-                        let row = py &* w
-                        @inline(__always) func visit(_ px: Int) {
-                            let i = row &+ px
-                            let g2 = g2b[i]
-                            guard g2 > t2 else { return }
-                            let dx = Double(px) - x
-                            let dist2 = dx * dx + dy2
-                            guard dist2 >= innerSq, dist2 <= outerSq else { return }
-                            let gx = gxb[i], gy = gyb[i]
-                            let dist = Float(dist2.squareRoot())
-                            let along = (gx * Float(dx) + gy * fdy) / dist
-                            guard along * along >= cosLimit * cosLimit * g2 else { return }
-                            let sector = sectorOf(dx: dx, dy: dy)
-                            hit[sector >> 6] |= 1 &<< UInt64(sector & 63)
-                            facing &+= 1
-                            guard normalCount > 0 else { return }
-                            let g = g2.squareRoot()
-                            if abs(n0.0 * gx + n0.1 * gy) >= alignedCos * g
-                                || (normalCount > 1 && abs(n1.0 * gx + n1.1 * gy) >= alignedCos * g)
-                                || extraNormals.contains(where: { abs($0.0 * gx + $0.1 * gy) >= alignedCos * g }) {
-                                aligned &+= 1
-                            }
-                        }
-                        // Below the threshold is below it wherever the pixel lies: eight
-                        // pixels at a time are ruled out on their squared gradients alone.
-                        var px = x0
-                        while px &+ 8 <= x1 &+ 1 {
-                            let above = UnsafeRawPointer(g2p + (row &+ px)).loadUnaligned(as: V.self) .> t2v
-                            if any(above) {
-                                for lane in 0..<8 where above[lane] { visit(px &+ lane) }
-                            }
-                            px &+= 8
-                        }
-                        while px <= x1 {
-                            visit(px)
-                            px &+= 1
-                        }
+        samples.withUnsafeBufferPointer { d in
+            let base = d.baseAddress!
+            @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+            for py in y0...y1 {
+                let dy = Double(py) - y
+                let dy2 = dy * dy
+                guard dy2 <= outerSq else { continue }
+                let fdy = Float(dy)
+                let row = py &* w
+                @inline(__always) func visit(_ px: Int, gx: Float, gy: Float, g2: Float) {
+                    guard g2 > t2 else { return }
+                    let dx = Double(px) - x
+                    let dist2 = dx * dx + dy2
+                    guard dist2 >= innerSq, dist2 <= outerSq else { return }
+                    let dist = Float(dist2.squareRoot())
+                    let along = (gx * Float(dx) + gy * fdy) / dist
+                    guard along * along >= cosLimit * cosLimit * g2 else { return }
+                    let sector = sectorOf(dx: dx, dy: dy)
+                    hit[sector >> 6] |= 1 &<< UInt64(sector & 63)
+                    facing &+= 1
+                    guard normalCount > 0 else { return }
+                    let g = g2.squareRoot()
+                    if abs(n0.0 * gx + n0.1 * gy) >= alignedCos * g
+                        || (normalCount > 1 && abs(n1.0 * gx + n1.1 * gy) >= alignedCos * g)
+                        || extraNormals.contains(where: { abs($0.0 * gx + $0.1 * gy) >= alignedCos * g }) {
+                        aligned &+= 1
                     }
+                }
+                // Below the threshold is below it wherever the pixel lies: eight pixels at a
+                // time are ruled out on their squared gradients alone.
+                var px = x0
+                while px &+ 8 <= x1 &+ 1 {
+                    let p = base + (row &+ px)
+                    let gxv = (load(p + 1) - load(p - 1)) * 0.5, gyv = (load(p + w) - load(p - w)) * 0.5
+                    let g2v = gxv * gxv + gyv * gyv
+                    let above = g2v .> t2v
+                    if any(above) {
+                        for lane in 0..<8 where above[lane] { visit(px &+ lane, gx: gxv[lane], gy: gyv[lane], g2: g2v[lane]) }
+                    }
+                    px &+= 8
+                }
+                while px <= x1 {
+                    let i = row &+ px
+                    let gx = (d[i &+ 1] - d[i &- 1]) * 0.5, gy = (d[i &+ w] - d[i &- w]) * 0.5
+                    visit(px, gx: gx, gy: gy, g2: gx * gx + gy * gy)
+                    px &+= 1
                 }
             }
         }

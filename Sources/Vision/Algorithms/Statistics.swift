@@ -122,12 +122,7 @@ func selectKthNonNegative(_ v: UnsafeBufferPointer<Float>, _ k: Int, scratch: in
                           counts: inout [Int32]) -> Float {
     let n = v.count
     let k = min(max(k, 0), n - 1)
-    var lowest = UInt32.max, highest: UInt32 = 0
-    for x in v {
-        let b = x.bitPattern
-        lowest = min(lowest, b)
-        highest = max(highest, b)
-    }
+    let (lowest, highest) = bitPatternRange(v)
     // Any sign bit set (a negative value, -0 or a negative NaN) or a positive NaN.
     guard highest <= Float.infinity.bitPattern else {
         scratch.removeAll(keepingCapacity: true)
@@ -151,7 +146,41 @@ func selectKthNonNegative(_ v: UnsafeBufferPointer<Float>, _ k: Int, scratch: in
         before += Int(counts[bucket])
         bucket += 1
     }
-    scratch.removeAll(keepingCapacity: true)
-    for x in v where Int((x.bitPattern &- lowest) >> UInt32(shift)) == bucket { scratch.append(x) }
-    return selectKth(&scratch, k - before) ?? 0
+    // The bucket's elements, in order, straight into storage of its known size.
+    let size = Int(counts[bucket])
+    if scratch.count < size { scratch = [Float](repeating: 0, count: size) }
+    return scratch.withUnsafeMutableBufferPointer { out in
+        var m = 0
+        let target = UInt32(bucket), bits = UInt32(shift)
+        for x in v where (x.bitPattern &- lowest) >> bits == target {
+            out[m] = x
+            m &+= 1
+        }
+        return selectKth(UnsafeMutableBufferPointer(rebasing: out[0..<size]), k - before)
+    }
+}
+
+/// Smallest and largest bit pattern of a buffer, four lanes at a time.
+private func bitPatternRange(_ v: UnsafeBufferPointer<Float>) -> (lowest: UInt32, highest: UInt32) {
+    typealias U = SIMD4<UInt32>
+    var low = U(repeating: .max), high = U(repeating: 0)
+    let n = v.count
+    var i = 0
+    if let p = v.baseAddress {
+        let raw = UnsafeRawPointer(p)
+        while i &+ 4 <= n {
+            let chunk = raw.loadUnaligned(fromByteOffset: i &* 4, as: U.self)
+            low = pointwiseMin(low, chunk)
+            high = pointwiseMax(high, chunk)
+            i &+= 4
+        }
+    }
+    var lowest = low.min(), highest = high.max()
+    while i < n {
+        let b = v[i].bitPattern
+        lowest = min(lowest, b)
+        highest = max(highest, b)
+        i &+= 1
+    }
+    return (lowest, highest)
 }
