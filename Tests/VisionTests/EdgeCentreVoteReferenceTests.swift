@@ -31,16 +31,23 @@ struct EdgeCentreVoteReferenceTests {
         #expect(checked == 90)
     }
 
-    /// Pseudo-random starts and radii (1 ... 30 px, tiny to search discs wider than the image),
-    /// including starts on and beyond the border, where votes leave the accumulator.
-    @Test func optimisedVoteMatchesPlainVersionAtRandomStarts() {
+    /// A live and a dead cell touching on a tilted grid, plus what `more` draws (noise 0.05).
+    static func touchingPairOnAGrid(_ more: (inout Canvas) -> Void) -> Image {
         var canvas = Canvas(width: 120, height: 90)
         canvas.grid(spacing: 37, angle: -0.2)
         canvas.liveCell(x: 40.4, y: 44.2, r: 9)
         canvas.deadCell(x: 57.1, y: 47.9, r: 7.5)
-        canvas.liveCell(x: 3, y: 85, r: 12)
-        canvas.deadCell(x: 100.6, y: 12.3, r: 5)
-        let image = canvas.image(noise: 0.05)
+        more(&canvas)
+        return canvas.image(noise: 0.05)
+    }
+
+    /// Pseudo-random starts and radii (1 ... 30 px, tiny to search discs wider than the image),
+    /// including starts on and beyond the border, where votes leave the accumulator.
+    @Test func optimisedVoteMatchesPlainVersionAtRandomStarts() {
+        let image = Self.touchingPairOnAGrid { canvas in
+            canvas.liveCell(x: 3, y: 85, r: 12)
+            canvas.deadCell(x: 100.6, y: 12.3, r: 5)
+        }
         var sequence = TestSequence(state: 11)
         func next() -> Double { sequence.next() }
         for _ in 0..<300 {
@@ -55,12 +62,7 @@ struct EdgeCentreVoteReferenceTests {
     /// One scratch through calls of every window size, large after small and small after
     /// large: what a call leaves in its buffers must not reach the next result.
     @Test func reusedScratchMatchesPlainVersion() {
-        var canvas = Canvas(width: 120, height: 90)
-        canvas.grid(spacing: 37, angle: -0.2)
-        canvas.liveCell(x: 40.4, y: 44.2, r: 9)
-        canvas.deadCell(x: 57.1, y: 47.9, r: 7.5)
-        canvas.liveCell(x: 80, y: 30, r: 12)
-        let image = canvas.image(noise: 0.05)
+        let image = Self.touchingPairOnAGrid { canvas in canvas.liveCell(x: 80, y: 30, r: 12) }
         var sequence = TestSequence(state: 17)
         func next() -> Double { sequence.next() }
         var scratch = VoteScratch()
