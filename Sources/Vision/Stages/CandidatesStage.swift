@@ -149,11 +149,12 @@ struct CandidatesStage: Stage {
         // the horizontal and vertical directions fibre removal already uses: rulings are
         // photographed square to the frame more often than not.
         let rulingAngles = frame.grid?.angles ?? (config.removeFibres ? [0, .pi / 2] : [])
+        // Crossings of lines a third as strong as the faintest cell: visible lines, not noise.
+        let faintCrossingLevel = Float(min(config.crossingLineContrast, 0.3 * config.minContrast))
         if config.crossingLineContrast > 0, rulingAngles.count >= 2 {
             // A seed has no detector response to vouch for it, and the corners of the squares
             // where even faint lines cross point at a common centre: seeds stand on no
-            // crossing of lines a third as strong as the faintest cell.
-            let seedLevel = min(config.crossingLineContrast, 0.3 * config.minContrast)
+            // crossing of faint lines.
             let brightness = edgeMap?.0 ?? logFlat
             let polarity = rulingPolarity(lines: separated.lines, logLuminance: logFlat,
                                           level: Float(config.crossingLineContrast))
@@ -162,7 +163,7 @@ struct CandidatesStage: Stage {
                 return !isCrossingResidue(contrast, x: x, y: y, brightness: brightness.bilinear(x, y), polarity: polarity,
                                           stained: stain?.isStained(x: x, y: y) == true, angles: rulingAngles,
                                           halfLength: length / 2,
-                                          level: Float(c.seeded ? seedLevel : config.crossingLineContrast))
+                                          level: c.seeded ? faintCrossingLevel : Float(config.crossingLineContrast))
             }
         }
         // The registered ruling says where the triple lines cross; the little squares between
@@ -177,7 +178,7 @@ struct CandidatesStage: Stage {
                 // The image must show the crossing too: a misregistered grid predicts lines
                 // where there are none.
                 return !isOnCrossing(contrast, x: x, y: y, angles: grid.angles, halfLength: length / 2,
-                                     level: Float(min(config.crossingLineContrast, 0.3 * config.minContrast)))
+                                     level: faintCrossingLevel)
             }
         }
         frame.candidates = found

@@ -149,10 +149,10 @@ struct GridStage: Stage {
         let angleDeg = lines.angles[0] * 180 / .pi
         let result = GridResult(corners: corners, umPerPixel: umPerPixel,
                                 angleDegrees: angleDeg > 90 ? angleDeg - 180 : angleDeg, imageToChamber: h)
+        let scaleKnown = fits.allSatisfy(\.scaleKnown)
         frame.grid = DetectedGrid(angles: lines.angles, spacings: lines.spacings, phases: lines.phases,
-                                  strengths: lines.strengths, result: result,
-                                  scaleKnown: fits.allSatisfy(\.scaleKnown))
-        if !fits.allSatisfy(\.scaleKnown) { frame.flag("grid-scale-assumed") }
+                                  strengths: lines.strengths, result: result, scaleKnown: scaleKnown)
+        if !scaleKnown { frame.flag("grid-scale-assumed") }
         if !fits.allSatisfy(\.originKnown) { frame.flag("grid-origin-assumed") }
         if config.sizeFrom == .calibration {
             frame.minRadius = config.minDiameterUm / 2 / umPerPixel / s
