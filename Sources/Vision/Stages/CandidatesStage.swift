@@ -88,7 +88,15 @@ struct CandidatesStage: Stage {
                 // A radius the detector underestimated (a split half, a cell shrunk by a
                 // neighbouring line) puts the cell's rim outside the voting annulus and its
                 // centre outside the search disc: vote again at the measured boundary radius.
-                let b = boundaryRadius(frame.image, x: c.x, y: c.y, r: r)
+                // Measured where the vote went and, when that shows no larger boundary, where
+                // the detector put the centre: a vote at too small a radius can stray off the
+                // cell (a big live cell found by its bright centre alone), where the
+                // boundary no longer looks larger.
+                var b = boundaryRadius(frame.image, x: c.x, y: c.y, r: r)
+                if b <= 1.15 * r {
+                    let atStart = boundaryRadius(frame.image, x: x0, y: y0, r: r)
+                    if atStart > 1.15 * r { b = atStart }
+                }
                 if b > 1.15 * r {
                     r = min(b, config.maxRadiusPx)
                     c = voteCentre(frame.image, x: x0, y: y0, r: r, scratch: &scratch)
