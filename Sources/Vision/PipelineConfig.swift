@@ -143,6 +143,13 @@ public struct PipelineConfig: Sendable, Equatable {
     /// background; `darkRimDepth` between 0.8 and 2 smallest radii): a bright speck of debris
     /// or glare has none.
     public var brightSpotRimDepth: Double = 0.02
+    /// Every unstained candidate must lie inside a ring at least this much darker than the
+    /// background (log luminance, smoothed; `darkRimDepth` between 0.6 and 1.6 radii), as a
+    /// bright spot must (`brightSpotRimDepth`). A cell's refractive boundary is dark in either
+    /// direction of defocus; glare, bubbles and bright specks pass the boundary test on their
+    /// own edge and have none. 0 = off: for cells that show a bright body whose outline is
+    /// much thinner than a working pixel (hemocytometer-ahnd6474's, radius 40-80 px).
+    public var minRimDepth: Double = 0.02
     /// Colour images: a candidate whose centre is at least this much bluer than the image's
     /// typical colour (`stainPlane`: log of blue over mean red-green) may show its boundary on
     /// the stain map instead of in luminance, and is not taken for a crossing. Ruling lines

@@ -61,6 +61,7 @@ enum ConfigKey {
             .number("seedMinVotes", \.seedMinVotes, 0...1000),
             .number("brightSpotLevel", \.brightSpotLevel, 0...100),
             .number("brightSpotRimDepth", \.brightSpotRimDepth, 0...100),
+            .number("minRimDepth", \.minRimDepth, 0...100),
             .number("stainLevel", \.stainLevel, 0...100),
             .number("crossingLineContrast", \.crossingLineContrast, 0...100),
             .number("tripleCrossingMarginPx", \.tripleCrossingMarginPx, 0...100),

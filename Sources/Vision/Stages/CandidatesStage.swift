@@ -130,6 +130,13 @@ struct CandidatesStage: Stage {
                     let depth = darkRimDepth(smoothLog, x: c.x, y: c.y, innerRadius: 0.8 * minR, outerRadius: 2 * minR)
                     guard depth <= -Float(config.brightSpotRimDepth) else { return nil }
                 }
+                // A cell's refractive boundary shows dark in either direction of defocus;
+                // glare, bubbles and bright specks pass the boundary test on their own edge
+                // and have no dark ring (blank controls' last false detections).
+                if config.minRimDepth > 0, stain?.isStained(x: c.x, y: c.y) != true,
+                   darkRimDepth(smoothLog, x: c.x, y: c.y, innerRadius: 0.6 * c.r, outerRadius: 1.6 * c.r) > -Float(config.minRimDepth) {
+                    return nil
+                }
                 c.coverage = coverage
                 return c
             }.compactMap { $0 }
