@@ -88,7 +88,8 @@ struct KernelReferenceTests {
             return state >> 20
         }
         var bucket: [Float] = []
-        for n in [1, 2, 3, 10, 100, 1_500, 5_000] {
+        var sharedCounts: [Int32] = []
+        for n in [1, 2, 3, 10, 100, 1_500, 5_000, 40_000, 300, 20_000, 64, 2_000] {
             for kind in 0..<6 {
                 var values: [Float] = (0..<n).map { _ in
                     switch kind {
@@ -105,6 +106,12 @@ struct KernelReferenceTests {
                 for k in Set([0, n / 4, n / 2, n - 1]) {
                     let got = values.withUnsafeBufferPointer { selectKthNonNegative($0, k, scratch: &bucket) }
                     #expect(got == sorted[k], "n \(n) kind \(kind) k \(k)")
+                    // The histogram kept across calls of other sizes (fewer buckets for fewer
+                    // values): what a larger call counted must not reach a smaller one.
+                    let reused = values.withUnsafeBufferPointer {
+                        selectKthNonNegative($0, k, scratch: &bucket, counts: &sharedCounts)
+                    }
+                    #expect(reused == sorted[k], "n \(n) kind \(kind) k \(k), reused counts")
                 }
             }
         }

@@ -131,12 +131,15 @@ func selectKthNonNegative(_ v: UnsafeBufferPointer<Float>, _ k: Int, scratch: in
     }
     let span = highest &- lowest
     if span == 0 { return v[0] }
-    let bucketBits = 11
+    // About eight elements per bucket, 64 ... 2048 buckets: zeroing and walking the histogram
+    // then costs no more than the pass that fills it (a vote window holds a few thousand
+    // magnitudes), and the bucket that holds rank k stays small.
+    let bucketBits = max(6, min(11, (Int.bitWidth - n.leadingZeroBitCount) - 3))
     let shift = max(0, (32 - span.leadingZeroBitCount) - bucketBits)
-    if counts.count != 1 << bucketBits {
-        counts = [Int32](repeating: 0, count: 1 << bucketBits)
+    if counts.count < 1 << bucketBits {
+        counts = [Int32](repeating: 0, count: 1 << 11)
     } else {
-        counts.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        counts.withUnsafeMutableBufferPointer { $0.baseAddress!.update(repeating: 0, count: 1 << bucketBits) }
     }
     counts.withUnsafeMutableBufferPointer { c in
         for x in v { c[Int((x.bitPattern &- lowest) >> UInt32(shift))] &+= 1 }
