@@ -222,23 +222,26 @@ private func blendCoveredRows(_ estimates: [Float], frac: [Float], rows: Range<I
     }
 }
 
-/// Each sample replaced by the largest sample within `radius` rows above or below.
+/// Each sample replaced by the largest sample within `radius` rows above or below: per output
+/// row its own row, then the maximum with the rows at -radius ... radius in that order (rows
+/// beyond the border clamped), written straight into the result instead of into a copy of
+/// the whole plane.
 func verticalMax(_ plane: Plane, radius: Int) -> Plane {
     let w = plane.width, h = plane.height
     guard h >= 2, radius > 0 else { return plane }
-    var out = plane
-    plane.data.withUnsafeBufferPointer { src in
-        out.data.withUnsafeMutableBufferPointer { dst in
+    return Plane(width: w, height: h) { dst in
+        plane.data.withUnsafeBufferPointer { src in
+            let base = src.baseAddress!
             for y in 0..<h {
-                let o = dst.baseAddress! + y * w
+                let o = dst + y * w
+                o.update(from: base + y * w, count: w)
                 for dy in -radius...radius where dy != 0 {
-                    let r = src.baseAddress! + min(h - 1, max(0, y + dy)) * w
+                    let r = base + min(h - 1, max(0, y + dy)) * w
                     for x in 0..<w { o[x] = max(o[x], r[x]) }
                 }
             }
         }
     }
-    return out
 }
 
 /// The blocks and weight with which `lineMedian` interpolates a sheared row's block quantiles
