@@ -43,15 +43,22 @@ struct KernelReferenceTests {
         return out
     }
 
-    /// Widths on both sides of the 16-sample SIMD block, tiny and tall planes, short and
-    /// long kernels (wider than the plane too).
-    @Test(arguments: [(1, 1), (5, 3), (16, 4), (17, 9), (37, 23), (64, 2), (3, 40)])
+    /// Widths on both sides of the 16-sample SIMD block (and the AVX kernel's 8- and 32-sample
+    /// blocks), tiny and tall planes, short and long kernels (wider than the plane too); the
+    /// portable and, where the CPU has AVX, the eight-lane row kernel, with signed zeros in
+    /// the plane (0 + -0 is +0: the vertical sums start from 0 in both).
+    @Test(arguments: [(1, 1), (5, 3), (16, 4), (17, 9), (37, 23), (64, 2), (3, 40), (71, 5), (130, 7)])
     func convolutionMatchesReference(size: (Int, Int)) {
-        let plane = Self.noisePlane(width: size.0, height: size.1, seed: UInt64(size.0 * 100 + size.1))
+        var plane = Self.noisePlane(width: size.0, height: size.1, seed: UInt64(size.0 * 100 + size.1))
+        for i in 0..<plane.count where i % 7 == 3 { plane.data[i] = i % 2 == 0 ? -0.0 : 0.0 }
         for sigma in [0.5, 1.0, 2.3, 6.0] {
             let kernel = gaussianKernel(sigma: sigma)
-            #expect(Self.identical(convolveSeparable(plane, kernel: kernel), Self.referenceConvolution(plane, kernel: kernel)),
-                    "size \(size) sigma \(sigma)")
+            let want = Self.referenceConvolution(plane, kernel: kernel)
+            for wide in [false, true] {
+                #expect(Self.identical(convolveSeparable(plane, kernel: kernel, wide: wide), want),
+                        "size \(size) sigma \(sigma) wide \(wide) (AVX available: \(wideConvolution))")
+            }
+            #expect(Self.identical(convolveSeparable(plane, kernel: kernel), want), "size \(size) sigma \(sigma)")
         }
     }
 
