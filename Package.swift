@@ -24,7 +24,10 @@ let package = Package(
         .target(name: "JSON", dependencies: ["CJSONC"]),
         .target(name: "Fixtures", dependencies: ["JSON"]),
         .target(name: "Hemocytometer"),
-        .target(name: "Vision", dependencies: ["Imaging", "JSON", "Hemocytometer"]),
+        // Row kernels with eight-lane AVX, used only where the CPU has it (checked at run time;
+        // the default target is four-lane SSE).
+        .target(name: "CKernels"),
+        .target(name: "Vision", dependencies: ["Imaging", "JSON", "Hemocytometer", "CKernels"]),
         .target(name: "Synth", dependencies: ["Imaging", "Fixtures", "JSON"]),
         .target(name: "Harness", dependencies: ["Imaging", "JSON", "Fixtures", "Vision", "Hemocytometer"]),
         .executableTarget(

@@ -3,7 +3,8 @@ import Imaging
 @testable import Vision
 
 /// `voteCentre` against its first, plain version (array subscripts, libm rounding), kept here
-/// verbatim as the reference: the optimised kernel must return the same bits.
+/// as the reference (plus the ridge rule: only pixels no weaker than both neighbours along
+/// their quantised gradient direction vote): the optimised kernel must return the same bits.
 @Suite("Centre voting reference")
 struct EdgeCentreVoteReferenceTests {
     @Test func optimisedVoteMatchesPlainVersion() {
@@ -129,6 +130,17 @@ struct EdgeCentreVoteReferenceTests {
                 let k = yy * iw + xx
                 let m = mags[k]
                 guard m > floor, m > 0 else { continue }
+                // Non-maximum suppression: the neighbours along the gradient direction, to the
+                // nearest 45 degrees (tan 67.5 deg = 2.4142135), where they lie in the window.
+                let ax = abs(gxs[k]), ay = abs(gys[k])
+                let (sx, sy) = ax > 2.4142135 * ay ? (1, 0) : ay > 2.4142135 * ax ? (0, 1)
+                    : ((gxs[k] > 0) == (gys[k] > 0) ? (1, 1) : (-1, 1))
+                var ridge = true
+                for (nx, ny) in [(xx + sx, yy + sy), (xx - sx, yy - sy)]
+                where nx >= 0 && nx < iw && ny >= 0 && ny < ih && mags[ny * iw + nx] > m {
+                    ridge = false
+                }
+                guard ridge else { continue }
                 let ux = gxs[k] / m, uy = gys[k] / m
                 let px = Float(x0 + xx)
                 let weight = m - floor

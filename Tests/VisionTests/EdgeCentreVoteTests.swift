@@ -28,4 +28,32 @@ struct EdgeCentreVoteTests {
         let c = voteCentre(flat, x: .nan, y: 3, r: 4)
         #expect(c.x.isNaN && c.y == 3)
     }
+
+    /// The ridge rule on a step blurred over three columns (magnitudes 1, 3, 1 across it): only
+    /// the middle column passes, for a gradient along x, and along the diagonals the rule
+    /// compares the diagonal neighbours; neighbours outside the window do not suppress.
+    @Test func onlyTheRidgeOfAnEdgePasses() {
+        let w = 5, h = 3
+        // Columns 1 ... 3 carry the edge; magnitudes 1, 3, 1 (column 0 and 4: 0).
+        let profile: [Float] = [0, 1, 3, 1, 0]
+        let mags = (0..<(w * h)).map { profile[$0 % w] }
+        mags.withUnsafeBufferPointer { m in
+            let ridge = (0..<w).map { isEdgeRidge(m.baseAddress!, gx: 2, gy: 0.5, x: $0, y: 1, width: w, height: h) }
+            #expect(ridge == [false, false, true, false, false], "\(ridge)")
+            // A gradient along y compares rows, which are equal here: every pixel passes.
+            #expect((0..<w).allSatisfy { isEdgeRidge(m.baseAddress!, gx: 0.1, gy: 2, x: $0, y: 1, width: w, height: h) })
+            // At the window's edge the missing neighbour does not suppress.
+            #expect(isEdgeRidge(m.baseAddress!, gx: -2, gy: 0, x: 2, y: 0, width: w, height: h))
+        }
+        // Diagonal gradients: (1, 1) compares (x +- 1, y +- 1), (1, -1) compares (x + 1, y - 1)
+        // and (x - 1, y + 1).
+        var diagonal = [Float](repeating: 0, count: 9)
+        diagonal[4] = 2
+        diagonal[8] = 3      // (2, 2): beats the centre along (1, 1) only
+        diagonal.withUnsafeBufferPointer { m in
+            #expect(!isEdgeRidge(m.baseAddress!, gx: 1, gy: 1, x: 1, y: 1, width: 3, height: 3))
+            #expect(isEdgeRidge(m.baseAddress!, gx: 1, gy: -1, x: 1, y: 1, width: 3, height: 3))
+            #expect(isEdgeRidge(m.baseAddress!, gx: 1, gy: 0, x: 1, y: 1, width: 3, height: 3))
+        }
+    }
 }

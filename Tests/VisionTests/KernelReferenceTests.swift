@@ -43,15 +43,22 @@ struct KernelReferenceTests {
         return out
     }
 
-    /// Widths on both sides of the 16-sample SIMD block, tiny and tall planes, short and
-    /// long kernels (wider than the plane too).
-    @Test(arguments: [(1, 1), (5, 3), (16, 4), (17, 9), (37, 23), (64, 2), (3, 40)])
+    /// Widths on both sides of the 16-sample SIMD block (and the AVX kernel's 8- and 32-sample
+    /// blocks), tiny and tall planes, short and long kernels (wider than the plane too); the
+    /// portable and, where the CPU has AVX, the eight-lane row kernel, with signed zeros in
+    /// the plane (0 + -0 is +0: the vertical sums start from 0 in both).
+    @Test(arguments: [(1, 1), (5, 3), (16, 4), (17, 9), (37, 23), (64, 2), (3, 40), (71, 5), (130, 7)])
     func convolutionMatchesReference(size: (Int, Int)) {
-        let plane = Self.noisePlane(width: size.0, height: size.1, seed: UInt64(size.0 * 100 + size.1))
+        var plane = Self.noisePlane(width: size.0, height: size.1, seed: UInt64(size.0 * 100 + size.1))
+        for i in 0..<plane.count where i % 7 == 3 { plane.data[i] = i % 2 == 0 ? -0.0 : 0.0 }
         for sigma in [0.5, 1.0, 2.3, 6.0] {
             let kernel = gaussianKernel(sigma: sigma)
-            #expect(Self.identical(convolveSeparable(plane, kernel: kernel), Self.referenceConvolution(plane, kernel: kernel)),
-                    "size \(size) sigma \(sigma)")
+            let want = Self.referenceConvolution(plane, kernel: kernel)
+            for wide in [false, true] {
+                #expect(Self.identical(convolveSeparable(plane, kernel: kernel, wide: wide), want),
+                        "size \(size) sigma \(sigma) wide \(wide) (AVX available: \(wideConvolution))")
+            }
+            #expect(Self.identical(convolveSeparable(plane, kernel: kernel), want), "size \(size) sigma \(sigma)")
         }
     }
 
@@ -88,7 +95,8 @@ struct KernelReferenceTests {
             return state >> 20
         }
         var bucket: [Float] = []
-        for n in [1, 2, 3, 10, 100, 1_500, 5_000] {
+        var sharedCounts: [Int32] = []
+        for n in [1, 2, 3, 10, 100, 1_500, 5_000, 40_000, 300, 20_000, 64, 2_000] {
             for kind in 0..<6 {
                 var values: [Float] = (0..<n).map { _ in
                     switch kind {
@@ -105,6 +113,12 @@ struct KernelReferenceTests {
                 for k in Set([0, n / 4, n / 2, n - 1]) {
                     let got = values.withUnsafeBufferPointer { selectKthNonNegative($0, k, scratch: &bucket) }
                     #expect(got == sorted[k], "n \(n) kind \(kind) k \(k)")
+                    // The histogram kept across calls of other sizes (fewer buckets for fewer
+                    // values): what a larger call counted must not reach a smaller one.
+                    let reused = values.withUnsafeBufferPointer {
+                        selectKthNonNegative($0, k, scratch: &bucket, counts: &sharedCounts)
+                    }
+                    #expect(reused == sorted[k], "n \(n) kind \(kind) k \(k), reused counts")
                 }
             }
         }

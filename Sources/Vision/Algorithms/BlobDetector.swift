@@ -99,128 +99,138 @@ func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Pl
         let threshold = Float(settings.minScore) * noiseJ
         // Only the smallest level: a spot that peaks below it is the cell's core, not the cell.
         let brightSpots = j == 1 && !bright.isEmpty
-        for sign: Float in (settings.holes && !support.isEmpty ? [1, -1] : [1]) {
-            plane.data.withUnsafeBufferPointer { d in
-                belowPlane.data.withUnsafeBufferPointer { below in
-                    abovePlane.data.withUnsafeBufferPointer { above in
-                        // One pixel, every test in full. `continue` in the scan = `return` here.
-                        @inline(__always) func visit(_ x: Int, _ y: Int, _ i: Int) {
-                            let v = sign * d[i]
-                            if v < threshold { return }
-                            let spot = v < sign * below[i]
-                            if spot && !(sign > 0 && brightSpots && bright[i] >= brightLevel) { return }
-                            if sign < 0 && support[i] < minSupport { return }
-                            // Strict on the previous neighbours, non-strict on the next: one
-                            // peak per plateau.
-                            if v <= sign * d[i - 1] || v < sign * d[i + 1] || v <= sign * d[i - w - 1] || v <= sign * d[i - w]
-                                || v <= sign * d[i - w + 1] || v < sign * d[i + w - 1] || v < sign * d[i + w]
-                                || v < sign * d[i + w + 1] { return }
-                            // Contrast = the DoG response itself (a mean over the blob), not
-                            // the centre sample: a ring-shaped cell has a dark centre.
-                            if Double(v) < settings.minContrast { return }
-                            let dxx = sign * (d[i + 1] + d[i - 1]) - 2 * v
-                            let dyy = sign * (d[i + w] + d[i - w]) - 2 * v
-                            let dxy = sign * (d[i + w + 1] - d[i + w - 1] - d[i - w + 1] + d[i - w - 1]) * 0.25
-                            let det = dxx * dyy - dxy * dxy
-                            let tr = dxx + dyy
-                            if det <= 0 { return }
-                            if tr * tr / det >= edgeLimit {
-                                // Elongated: two touching cells merged into one blob. Split it
-                                // along its major axis into two half-size candidates (the
-                                // boundary tests downstream reject a real ridge's halves),
-                                // no smaller than a cell: a half is tested, and votes, at
-                                // its radius, and a cell beside a line merges into such a
-                                // blob with the line's remains.
-                                guard settings.splitElongated, tr * tr / det < splitLimit else { return }
-                                // Major axis = eigenvector of the smaller |curvature|.
-                                let half = (dxx - dyy) * 0.5
-                                let root = (half * half + dxy * dxy).squareRoot()
-                                let l1 = (dxx + dyy) * 0.5 + root   // closer to zero (both negative)
-                                var ex = dxy, ey = l1 - dxx
-                                if abs(ex) + abs(ey) < 1e-12 { ex = l1 - dyy; ey = dxy }
-                                let norm2 = (ex * ex + ey * ey).squareRoot()
-                                guard norm2 > 0 else { return }
-                                let rBlob = radius(Double(j)) / ringScale
-                                let offset = 0.6 * rBlob
-                                for side in [-1.0, 1.0] {
-                                    peaks.append((Candidate(x: Double(x) + side * offset * Double(ex / norm2),
-                                                            y: Double(y) + side * offset * Double(ey / norm2),
-                                                            r: max(0.65 * rBlob, settings.minRadius),
-                                                            score: Double(v / noiseJ),
-                                                            contrast: Double(v), brightSpot: spot), v * 0.9))
-                                }
-                                return
+        // Peaks (sign 1) and holes (sign -1) in one pass over the level; the holes follow the
+        // peaks, as when each had a pass of its own.
+        let holes = settings.holes && !support.isEmpty
+        var holePeaks: [(candidate: Candidate, response: Float)] = []
+        plane.data.withUnsafeBufferPointer { d in
+            belowPlane.data.withUnsafeBufferPointer { below in
+                abovePlane.data.withUnsafeBufferPointer { above in
+                    // One pixel, every test in full. `continue` in the scan = `return` here.
+                    @inline(__always) func visit(_ x: Int, _ y: Int, _ i: Int, _ sign: Float,
+                                                 _ found: inout [(candidate: Candidate, response: Float)]) {
+                        let v = sign * d[i]
+                        if v < threshold { return }
+                        let spot = v < sign * below[i]
+                        if spot && !(sign > 0 && brightSpots && bright[i] >= brightLevel) { return }
+                        if sign < 0 && support[i] < minSupport { return }
+                        // Strict on the previous neighbours, non-strict on the next: one
+                        // peak per plateau.
+                        if v <= sign * d[i - 1] || v < sign * d[i + 1] || v <= sign * d[i - w - 1] || v <= sign * d[i - w]
+                            || v <= sign * d[i - w + 1] || v < sign * d[i + w - 1] || v < sign * d[i + w]
+                            || v < sign * d[i + w + 1] { return }
+                        // Contrast = the DoG response itself (a mean over the blob), not
+                        // the centre sample: a ring-shaped cell has a dark centre.
+                        if Double(v) < settings.minContrast { return }
+                        let dxx = sign * (d[i + 1] + d[i - 1]) - 2 * v
+                        let dyy = sign * (d[i + w] + d[i - w]) - 2 * v
+                        let dxy = sign * (d[i + w + 1] - d[i + w - 1] - d[i - w + 1] + d[i - w - 1]) * 0.25
+                        let det = dxx * dyy - dxy * dxy
+                        let tr = dxx + dyy
+                        if det <= 0 { return }
+                        if tr * tr / det >= edgeLimit {
+                            // Elongated: two touching cells merged into one blob. Split it
+                            // along its major axis into two half-size candidates (the
+                            // boundary tests downstream reject a real ridge's halves),
+                            // no smaller than a cell: a half is tested, and votes, at
+                            // its radius, and a cell beside a line merges into such a
+                            // blob with the line's remains.
+                            guard settings.splitElongated, tr * tr / det < splitLimit else { return }
+                            // Major axis = eigenvector of the smaller |curvature|.
+                            let half = (dxx - dyy) * 0.5
+                            let root = (half * half + dxy * dxy).squareRoot()
+                            let l1 = (dxx + dyy) * 0.5 + root   // closer to zero (both negative)
+                            var ex = dxy, ey = l1 - dxx
+                            if abs(ex) + abs(ey) < 1e-12 { ex = l1 - dyy; ey = dxy }
+                            let norm2 = (ex * ex + ey * ey).squareRoot()
+                            guard norm2 > 0 else { return }
+                            let rBlob = radius(Double(j)) / ringScale
+                            let offset = 0.6 * rBlob
+                            for side in [-1.0, 1.0] {
+                                found.append((Candidate(x: Double(x) + side * offset * Double(ex / norm2),
+                                                        y: Double(y) + side * offset * Double(ey / norm2),
+                                                        r: max(0.65 * rBlob, settings.minRadius),
+                                                        score: Double(v / noiseJ),
+                                                        contrast: Double(v), brightSpot: spot), v * 0.9))
                             }
-                            let ox = dxx < 0 ? max(-0.5, min(0.5, -sign * (d[i + 1] - d[i - 1]) / (2 * dxx))) : 0
-                            let oy = dyy < 0 ? max(-0.5, min(0.5, -sign * (d[i + w] - d[i - w]) / (2 * dyy))) : 0
-                            let a = sign * below[i], c = sign * above[i]
-                            let den = a - 2 * v + c
-                            // Level 0 is not one step below level 1, so no interpolation towards it.
-                            let os = (den < 0 && c <= v) ? max(j == 1 ? 0 : -0.5, min(0.5, 0.5 * (a - c) / den)) : 0
-                            peaks.append((Candidate(x: Double(x) + Double(ox), y: Double(y) + Double(oy),
-                                                    r: radius(Double(j) + Double(os)) / ringScale,
-                                                    score: Double(v / noiseJ), contrast: Double(v), brightSpot: spot), v))
+                            return
                         }
-                        // Nearly every pixel fails the first tests (threshold, growth from the
-                        // level below, hole support, local maximum); eight at a time are ruled
-                        // out by the same comparisons in SIMD, and only the survivors go through
-                        // `visit`, so the peaks (and their order) are the plain scan's. For holes
-                        // the comparisons flip: -d < t is d > -t, -d <= -e is d >= e, exactly
-                        // (negation is exact, and a NaN fails both forms alike).
-                        typealias V = SIMD8<Float>
-                        let tv = V(repeating: sign > 0 ? threshold : -threshold)
-                        let sv = V(repeating: minSupport)
-                        let dp = d.baseAddress!, bp = below.baseAddress!
-                        @inline(__always) func load(_ p: UnsafePointer<Float>) -> V {
-                            UnsafeRawPointer(p).loadUnaligned(as: V.self)
-                        }
-                        bright.withUnsafeBufferPointer { br in support.withUnsafeBufferPointer { sup in
-                            for y in 1..<(h - 1) {
-                                let row = y &* w
-                                var x = 1
-                                while !exhaustiveScan && x &+ 8 <= w &- 1 {
-                                    let i = row &+ x
-                                    let dv = load(dp + i), bv = load(bp + i)
-                                    let ruledOut: SIMDMask<SIMD8<Int32>>
-                                    if sign > 0 && brightSpots {
-                                        let spot = load(br.baseAddress! + i) .>= V(repeating: brightLevel)
-                                        ruledOut = (dv .< tv) .| ((dv .< bv) .& .!spot)
-                                    } else if sign > 0 {
-                                        ruledOut = (dv .< tv) .| (dv .< bv)
-                                    } else {
-                                        ruledOut = (dv .> tv) .| (dv .> bv) .| (load(sup.baseAddress! + i) .< sv)
-                                    }
-                                    if !all(ruledOut) {
-                                        // Then the eight neighbours (strict on the previous ones).
-                                        let p = dp + i
-                                        let up = p - w, down = p + w
-                                        var notPeak: SIMDMask<SIMD8<Int32>>
-                                        if sign > 0 {
-                                            notPeak = (dv .<= load(p - 1)) .| (dv .< load(p + 1))
-                                            notPeak .|= (dv .<= load(up - 1)) .| (dv .<= load(up)) .| (dv .<= load(up + 1))
-                                            notPeak .|= (dv .< load(down - 1)) .| (dv .< load(down)) .| (dv .< load(down + 1))
-                                        } else {
-                                            notPeak = (dv .>= load(p - 1)) .| (dv .> load(p + 1))
-                                            notPeak .|= (dv .>= load(up - 1)) .| (dv .>= load(up)) .| (dv .>= load(up + 1))
-                                            notPeak .|= (dv .> load(down - 1)) .| (dv .> load(down)) .| (dv .> load(down + 1))
-                                        }
-                                        let skip = ruledOut .| notPeak
-                                        if !all(skip) {
-                                            for lane in 0..<8 where !skip[lane] { visit(x &+ lane, y, i &+ lane) }
-                                        }
-                                    }
-                                    x &+= 8
-                                }
-                                while x < w &- 1 {
-                                    visit(x, y, row &+ x)
-                                    x &+= 1
-                                }
-                            }
-                        } }
+                        let ox = dxx < 0 ? max(-0.5, min(0.5, -sign * (d[i + 1] - d[i - 1]) / (2 * dxx))) : 0
+                        let oy = dyy < 0 ? max(-0.5, min(0.5, -sign * (d[i + w] - d[i - w]) / (2 * dyy))) : 0
+                        let a = sign * below[i], c = sign * above[i]
+                        let den = a - 2 * v + c
+                        // Level 0 is not one step below level 1, so no interpolation towards it.
+                        let os = (den < 0 && c <= v) ? max(j == 1 ? 0 : -0.5, min(0.5, 0.5 * (a - c) / den)) : 0
+                        found.append((Candidate(x: Double(x) + Double(ox), y: Double(y) + Double(oy),
+                                                r: radius(Double(j) + Double(os)) / ringScale,
+                                                score: Double(v / noiseJ), contrast: Double(v), brightSpot: spot), v))
                     }
+                    // Nearly every pixel fails the first tests (threshold, growth from the
+                    // level below, hole support, local maximum); eight at a time are ruled
+                    // out by the same comparisons in SIMD, and only the survivors go through
+                    // `visit`, so the peaks (and their order) are the plain scan's. For holes
+                    // the comparisons flip: -d < t is d > -t, -d <= -e is d >= e, exactly
+                    // (negation is exact, and a NaN fails both forms alike).
+                    typealias V = SIMD8<Float>
+                    let tv = V(repeating: threshold), negativeTv = V(repeating: -threshold)
+                    let sv = V(repeating: minSupport)
+                    let dp = d.baseAddress!, bp = below.baseAddress!
+                    @inline(__always) func load(_ p: UnsafePointer<Float>) -> V {
+                        UnsafeRawPointer(p).loadUnaligned(as: V.self)
+                    }
+                    bright.withUnsafeBufferPointer { br in support.withUnsafeBufferPointer { sup in
+                        for y in 1..<(h - 1) {
+                            let row = y &* w
+                            var x = 1
+                            while !exhaustiveScan && x &+ 8 <= w &- 1 {
+                                let i = row &+ x
+                                let dv = load(dp + i), bv = load(bp + i)
+                                let ruledOut: SIMDMask<SIMD8<Int32>>
+                                if brightSpots {
+                                    let spot = load(br.baseAddress! + i) .>= V(repeating: brightLevel)
+                                    ruledOut = (dv .< tv) .| ((dv .< bv) .& .!spot)
+                                } else {
+                                    ruledOut = (dv .< tv) .| (dv .< bv)
+                                }
+                                let p = dp + i
+                                let up = p - w, down = p + w
+                                if !all(ruledOut) {
+                                    // Then the eight neighbours (strict on the previous ones).
+                                    var notPeak = (dv .<= load(p - 1)) .| (dv .< load(p + 1))
+                                    notPeak .|= (dv .<= load(up - 1)) .| (dv .<= load(up)) .| (dv .<= load(up + 1))
+                                    notPeak .|= (dv .< load(down - 1)) .| (dv .< load(down)) .| (dv .< load(down + 1))
+                                    let skip = ruledOut .| notPeak
+                                    if !all(skip) {
+                                        for lane in 0..<8 where !skip[lane] { visit(x &+ lane, y, i &+ lane, 1, &peaks) }
+                                    }
+                                }
+                                if holes {
+                                    let holeRuledOut = (dv .> negativeTv) .| (dv .> bv) .| (load(sup.baseAddress! + i) .< sv)
+                                    if !all(holeRuledOut) {
+                                        var notHole = (dv .>= load(p - 1)) .| (dv .> load(p + 1))
+                                        notHole .|= (dv .>= load(up - 1)) .| (dv .>= load(up)) .| (dv .>= load(up + 1))
+                                        notHole .|= (dv .> load(down - 1)) .| (dv .> load(down)) .| (dv .> load(down + 1))
+                                        let skip = holeRuledOut .| notHole
+                                        if !all(skip) {
+                                            for lane in 0..<8 where !skip[lane] {
+                                                visit(x &+ lane, y, i &+ lane, -1, &holePeaks)
+                                            }
+                                        }
+                                    }
+                                }
+                                x &+= 8
+                            }
+                            while x < w &- 1 {
+                                visit(x, y, row &+ x, 1, &peaks)
+                                if holes { visit(x, y, row &+ x, -1, &holePeaks) }
+                                x &+= 1
+                            }
+                        }
+                    } }
                 }
             }
         }
+        peaks += holePeaks
     }
     // Levels are scanned as they are formed, so only three (a level and its neighbours) and
     // two blurs are alive at a time: on a 12-megapixel image the full stack would hold a dozen

@@ -54,6 +54,7 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
     // At most round(n / max(2, block / 2)) blocks of n <= w / 2 + 1 samples.
     var medians = [Float](repeating: 0, count: w / max(2, block / 2) + 2)
     var selector = BlockQuantileSelector(quantile: q)
+    var interpolation = BlockInterpolation()
     plane.data.withUnsafeBufferPointer { src in
         for k in 0..<rows {
             let base = Double(k - maxShift)
@@ -97,29 +98,32 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
                 }
             }
             // Position in block-centre units, t = ((column - first) / 2 + 0.5) / size - 0.5,
-            // advanced incrementally.
-            let dt = Float(0.5 / size)
-            var t = Float(0.5 / size - 0.5)
-            let lastBlock = blocks - 1
+            // advanced incrementally; the blocks and weight each column reads depend only on
+            // the row's block layout (size, blocks), which most rows share, so they are kept
+            // in a table (`BlockInterpolation`) and formed again only when the layout changes.
+            let count = last - first + 1
+            interpolation.prepare(size: size, blocks: blocks, count: count)
             estimates.withUnsafeMutableBufferPointer { est in
                 medians.withUnsafeBufferPointer { md in
                     kBase.withUnsafeBufferPointer { kb in
-                        coveredFrom.withUnsafeMutableBufferPointer { from in
-                            coveredTo.withUnsafeMutableBufferPointer { to in
-                                for column in first...last {
-                                    let tc = max(0, t)
-                                    let b0 = min(lastBlock, Int(tc))
-                                    let b1 = min(lastBlock, b0 &+ 1)
-                                    let a = min(1, tc - Float(b0))
-                                    let v = md[b0] + (md[b1] - md[b0]) * a
-                                    t += dt
-                                    let row = k &- kb[column]
-                                    if row >= 0 && row <= h { est[row &* w &+ column] = v }
-                                    from[column] = min(from[column], k)
-                                    to[column] = k
-                                }
+                        interpolation.withTables { b0s, b1s, weights in
+                            let e = est.baseAddress!, kp = kb.baseAddress! + first
+                            for j in 0..<count {
+                                let b0 = Int(b0s[j]), b1 = Int(b1s[j])
+                                let v = md[b0] + (md[b1] - md[b0]) * weights[j]
+                                let row = k &- kp[j]
+                                if row >= 0 && row <= h { e[row &* w &+ first &+ j] = v }
                             }
                         }
+                    }
+                }
+            }
+            // Sheared rows come in increasing k: the first to cover a column sets `from`.
+            coveredFrom.withUnsafeMutableBufferPointer { from in
+                coveredTo.withUnsafeMutableBufferPointer { to in
+                    for column in first...last {
+                        from[column] = min(from[column], k)
+                        to[column] = k
                     }
                 }
             }
@@ -218,21 +222,67 @@ private func blendCoveredRows(_ estimates: [Float], frac: [Float], rows: Range<I
     }
 }
 
-/// Each sample replaced by the largest sample within `radius` rows above or below.
+/// Each sample replaced by the largest sample within `radius` rows above or below: per output
+/// row its own row, then the maximum with the rows at -radius ... radius in that order (rows
+/// beyond the border clamped), written straight into the result instead of into a copy of
+/// the whole plane.
 func verticalMax(_ plane: Plane, radius: Int) -> Plane {
     let w = plane.width, h = plane.height
     guard h >= 2, radius > 0 else { return plane }
-    var out = plane
-    plane.data.withUnsafeBufferPointer { src in
-        out.data.withUnsafeMutableBufferPointer { dst in
+    return Plane(width: w, height: h) { dst in
+        plane.data.withUnsafeBufferPointer { src in
+            let base = src.baseAddress!
             for y in 0..<h {
-                let o = dst.baseAddress! + y * w
+                let o = dst + y * w
+                o.update(from: base + y * w, count: w)
                 for dy in -radius...radius where dy != 0 {
-                    let r = src.baseAddress! + min(h - 1, max(0, y + dy)) * w
+                    let r = base + min(h - 1, max(0, y + dy)) * w
                     for x in 0..<w { o[x] = max(o[x], r[x]) }
                 }
             }
         }
     }
-    return out
+}
+
+/// The blocks and weight with which `lineMedian` interpolates a sheared row's block quantiles
+/// at each of its columns, for one block layout; formed again only when the layout changes.
+private struct BlockInterpolation {
+    private var size = Double.nan, blocks = 0, count = 0
+    private var lower: [Int32] = [], upper: [Int32] = [], weights: [Float] = []
+
+    /// Tables for `count` columns of a row of `blocks` blocks of `size` samples (every other
+    /// column sampled): column j lies at t = (j / 2 + 0.5) / size - 0.5 block centres, advanced
+    /// incrementally by 0.5 / size from j = 0 as the per-column loop did, so every table entry
+    /// is that loop's value bit for bit; a table formed for more columns serves fewer.
+    mutating func prepare(size: Double, blocks: Int, count: Int) {
+        guard size.bitPattern != self.size.bitPattern || blocks != self.blocks || count > self.count else { return }
+        self.size = size
+        self.blocks = blocks
+        self.count = count
+        if lower.count < count {
+            lower = [Int32](repeating: 0, count: count)
+            upper = [Int32](repeating: 0, count: count)
+            weights = [Float](repeating: 0, count: count)
+        }
+        let dt = Float(0.5 / size)
+        var t = Float(0.5 / size - 0.5)
+        let lastBlock = blocks - 1
+        for j in 0..<count {
+            let tc = max(0, t)
+            let b0 = min(lastBlock, Int(tc))
+            lower[j] = Int32(b0)
+            upper[j] = Int32(min(lastBlock, b0 + 1))
+            weights[j] = min(1, tc - Float(b0))
+            t += dt
+        }
+    }
+
+    /// The lower and upper block and the upper block's weight of each column.
+    func withTables<R>(_ body: (UnsafePointer<Int32>, UnsafePointer<Int32>, UnsafePointer<Float>) -> R) -> R {
+        lower.withUnsafeBufferPointer { l in
+            upper.withUnsafeBufferPointer { u in
+                weights.withUnsafeBufferPointer { w in body(l.baseAddress!, u.baseAddress!, w.baseAddress!) }
+            }
+        }
+    }
 }

@@ -96,6 +96,9 @@ struct RadialEdgeField {
             }
         }
         let covered = hit.reduce(0) { $0 + $1.nonzeroBitCount }
-        return (Double(covered) / Double(sectors), facing > 0 ? Double(aligned) / Double(facing) : 0)
+        // `aligned` counts facing pixels only: with none facing it is 0 too, and so the share.
+        // (A conditional here drew a spurious "will never be executed" from the debug build's
+        // module emission.)
+        return (Double(covered) / Double(sectors), Double(aligned) / Double(max(facing, 1)))
     }
 }

@@ -131,32 +131,73 @@ func selectKthNonNegative(_ v: UnsafeBufferPointer<Float>, _ k: Int, scratch: in
     }
     let span = highest &- lowest
     if span == 0 { return v[0] }
-    let bucketBits = 11
+    // About eight elements per bucket, 64 ... 2048 buckets: zeroing and walking the histogram
+    // then costs no more than the pass that fills it (a vote window holds a few thousand
+    // magnitudes), and the bucket that holds rank k stays small.
+    let bucketBits = max(6, min(11, (Int.bitWidth - n.leadingZeroBitCount) - 3))
+    let buckets = 1 << bucketBits
     let shift = max(0, (32 - span.leadingZeroBitCount) - bucketBits)
-    if counts.count != 1 << bucketBits {
-        counts = [Int32](repeating: 0, count: 1 << bucketBits)
+    // Four histograms, filled by turns and summed: neighbouring values mostly share a bucket,
+    // and one histogram would make each increment wait for the previous one's store.
+    if counts.count < 4 << bucketBits {
+        counts = [Int32](repeating: 0, count: 4 << 11)
     } else {
-        counts.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+        counts.withUnsafeMutableBufferPointer { $0.baseAddress!.update(repeating: 0, count: 4 << bucketBits) }
     }
     counts.withUnsafeMutableBufferPointer { c in
-        for x in v { c[Int((x.bitPattern &- lowest) >> UInt32(shift))] &+= 1 }
+        let c0 = c.baseAddress!, c1 = c0 + buckets, c2 = c1 + buckets, c3 = c2 + buckets
+        let bits = UInt32(shift)
+        @inline(__always) func index(_ x: Float) -> Int { Int((x.bitPattern &- lowest) &>> bits) }
+        var i = 0
+        while i &+ 4 <= n {
+            c0[index(v[i])] &+= 1
+            c1[index(v[i &+ 1])] &+= 1
+            c2[index(v[i &+ 2])] &+= 1
+            c3[index(v[i &+ 3])] &+= 1
+            i &+= 4
+        }
+        while i < n {
+            c0[index(v[i])] &+= 1
+            i &+= 1
+        }
+        for b in 0..<buckets { c0[b] = c0[b] &+ c1[b] &+ c2[b] &+ c3[b] }
     }
     var bucket = 0, before = 0
     while before + Int(counts[bucket]) <= k {
         before += Int(counts[bucket])
         bucket += 1
     }
-    // The bucket's elements, in order, straight into storage of its known size.
+    // The bucket's elements, in order: every element is written at the next free place and
+    // the place advances only for the bucket's (no branch to mispredict), so the storage
+    // takes one element more than the whole buffer.
     let size = Int(counts[bucket])
-    if scratch.count < size { scratch = [Float](repeating: 0, count: size) }
+    if scratch.count < n + 1 { scratch = [Float](repeating: 0, count: n + 1) }
     return scratch.withUnsafeMutableBufferPointer { out in
         var m = 0
         let target = UInt32(bucket), bits = UInt32(shift)
-        for x in v where (x.bitPattern &- lowest) >> bits == target {
-            out[m] = x
-            m &+= 1
+        typealias U = SIMD4<UInt32>
+        let lowestV = U(repeating: lowest), targetV = U(repeating: target), bitsV = U(repeating: bits)
+        let o = out.baseAddress!, raw = UnsafeRawPointer(v.baseAddress!)
+        var i = 0
+        while i &+ 4 <= n {
+            let chunk = raw.loadUnaligned(fromByteOffset: i &* 4, as: U.self)
+            // A true mask lane is all ones: & 1 makes it the step.
+            let step = unsafeBitCast(((chunk &- lowestV) &>> bitsV) .== targetV, to: SIMD4<Int32>.self) & 1
+            for lane in 0..<4 {
+                o[m] = Float(bitPattern: chunk[lane])
+                m &+= Int(step[lane])
+            }
+            i &+= 4
         }
-        return selectKth(UnsafeMutableBufferPointer(rebasing: out[0..<size]), k - before)
+        while i < n {
+            let x = v[i]
+            o[m] = x
+            m &+= (x.bitPattern &- lowest) &>> bits == target ? 1 : 0
+            i &+= 1
+        }
+        let inBucket = UnsafeMutableBufferPointer(rebasing: out[0..<size])
+        // Non-negative and no NaN: the order statistic is one value, whichever way it is found.
+        return size <= rankSelectLimit ? selectKthByRank(inBucket, k - before) : selectKth(inBucket, k - before)
     }
 }
 

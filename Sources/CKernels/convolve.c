@@ -1,0 +1,60 @@
+#include "ckernels.h"
+
+#include <immintrin.h>
+
+// Separate multiplies and adds, as the Swift kernels do: no contraction into FMA (which would
+// round once instead of twice and change the results).
+#pragma clang fp contract(off)
+
+int ck_has_avx(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx") ? 1 : 0;
+}
+
+__attribute__((target("avx")))
+void ck_convolve_row_avx(const float *weights, const float *const *sources, int taps, float *out,
+                         long count, int from_zero) {
+    long x = 0;
+    // 32 outputs per step in four registers, so no output is stored and reloaded per tap.
+    for (; x + 32 <= count; x += 32) {
+        const float *s = sources[0] + x;
+        __m256 k = _mm256_set1_ps(weights[0]);
+        __m256 a0 = _mm256_mul_ps(k, _mm256_loadu_ps(s));
+        __m256 a1 = _mm256_mul_ps(k, _mm256_loadu_ps(s + 8));
+        __m256 a2 = _mm256_mul_ps(k, _mm256_loadu_ps(s + 16));
+        __m256 a3 = _mm256_mul_ps(k, _mm256_loadu_ps(s + 24));
+        if (from_zero) {
+            __m256 zero = _mm256_setzero_ps();
+            a0 = _mm256_add_ps(zero, a0);
+            a1 = _mm256_add_ps(zero, a1);
+            a2 = _mm256_add_ps(zero, a2);
+            a3 = _mm256_add_ps(zero, a3);
+        }
+        for (int t = 1; t < taps; t++) {
+            s = sources[t] + x;
+            k = _mm256_set1_ps(weights[t]);
+            a0 = _mm256_add_ps(a0, _mm256_mul_ps(k, _mm256_loadu_ps(s)));
+            a1 = _mm256_add_ps(a1, _mm256_mul_ps(k, _mm256_loadu_ps(s + 8)));
+            a2 = _mm256_add_ps(a2, _mm256_mul_ps(k, _mm256_loadu_ps(s + 16)));
+            a3 = _mm256_add_ps(a3, _mm256_mul_ps(k, _mm256_loadu_ps(s + 24)));
+        }
+        _mm256_storeu_ps(out + x, a0);
+        _mm256_storeu_ps(out + x + 8, a1);
+        _mm256_storeu_ps(out + x + 16, a2);
+        _mm256_storeu_ps(out + x + 24, a3);
+    }
+    for (; x + 8 <= count; x += 8) {
+        __m256 a = _mm256_mul_ps(_mm256_set1_ps(weights[0]), _mm256_loadu_ps(sources[0] + x));
+        if (from_zero) a = _mm256_add_ps(_mm256_setzero_ps(), a);
+        for (int t = 1; t < taps; t++) {
+            a = _mm256_add_ps(a, _mm256_mul_ps(_mm256_set1_ps(weights[t]), _mm256_loadu_ps(sources[t] + x)));
+        }
+        _mm256_storeu_ps(out + x, a);
+    }
+    for (; x < count; x++) {
+        float a = weights[0] * sources[0][x];
+        if (from_zero) a = 0.0f + a;
+        for (int t = 1; t < taps; t++) a += weights[t] * sources[t][x];
+        out[x] = a;
+    }
+}
