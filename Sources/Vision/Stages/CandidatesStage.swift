@@ -91,9 +91,10 @@ struct CandidatesStage: Stage {
                 // Measured where the vote went and, when that shows no larger boundary, where
                 // the detector put the centre: a vote at too small a radius can stray off the
                 // cell (a big live cell found by its bright centre alone), where the
-                // boundary no longer looks larger.
+                // boundary no longer looks larger. (A vote that stayed within a pixel measures
+                // the same boundary: not measured twice.)
                 var b = boundaryRadius(frame.image, x: c.x, y: c.y, r: r)
-                if b <= 1.15 * r {
+                if b <= 1.15 * r, (c.x - x0) * (c.x - x0) + (c.y - y0) * (c.y - y0) > 1 {
                     let atStart = boundaryRadius(frame.image, x: x0, y: y0, r: r)
                     if atStart > 1.15 * r { b = atStart }
                 }
