@@ -324,6 +324,10 @@ private struct VoteBallot {
     }
 }
 
+/// tan(67.5 deg): a gradient steeper than this against one axis is nearer that axis than a
+/// diagonal (`isEdgeRidge`, `ridgeVoters`).
+private let ridgeAxisSlope: Float = 2.4142135
+
 /// Whether pixel (x, y) of a `width x height` gradient-magnitude window is a ridge of its
 /// edge (Canny's non-maximum suppression): its magnitude is no smaller than that of either
 /// neighbour along the gradient direction, quantised to the nearest of 0, 45, 90 and 135
@@ -335,8 +339,7 @@ private struct VoteBallot {
 @inline(__always)
 func isEdgeRidge(_ mags: UnsafePointer<Float>, gx: Float, gy: Float, x: Int, y: Int, width: Int, height: Int) -> Bool {
     let ax = abs(gx), ay = abs(gy)
-    // tan(67.5 deg): beyond it the gradient is nearer an axis than a diagonal.
-    let steep: Float = 2.4142135
+    let steep = ridgeAxisSlope
     let dx: Int, dy: Int
     if ax > steep * ay {
         dx = 1; dy = 0
@@ -369,7 +372,7 @@ func ridgeVoters(_ mags: UnsafePointer<Float>, gx: UnsafePointer<Float>, gy: Uns
     let magnitude = SIMD8<UInt32>(repeating: 0x7fff_ffff)
     let ax = unsafeBitCast(unsafeBitCast(gxv, to: SIMD8<UInt32>.self) & magnitude, to: V.self)
     let ay = unsafeBitCast(unsafeBitCast(gyv, to: SIMD8<UInt32>.self) & magnitude, to: V.self)
-    let steep = V(repeating: 2.4142135)
+    let steep = V(repeating: ridgeAxisSlope)
     let alongX = ax .> steep * ay
     let alongY = .!alongX .& (ay .> steep * ax)
     let diagonal = .!alongX .& .!alongY

@@ -93,12 +93,13 @@ struct CandidatesStage: Stage {
                 // cell (a big live cell found by its bright centre alone), where the
                 // boundary no longer looks larger. (A vote that stayed within a pixel measures
                 // the same boundary: not measured twice.)
+                let larger = 1.15 * r
                 var b = boundaryRadius(frame.image, x: c.x, y: c.y, r: r)
-                if b <= 1.15 * r, (c.x - x0) * (c.x - x0) + (c.y - y0) * (c.y - y0) > 1 {
+                if b <= larger, (c.x - x0) * (c.x - x0) + (c.y - y0) * (c.y - y0) > 1 {
                     let atStart = boundaryRadius(frame.image, x: x0, y: y0, r: r)
-                    if atStart > 1.15 * r { b = atStart }
+                    if atStart > larger { b = atStart }
                 }
-                if b > 1.15 * r {
+                if b > larger {
                     r = min(b, config.maxRadiusPx)
                     c = voteCentre(frame.image, x: x0, y: y0, r: r, scratch: &scratch)
                     found[i].r = r / s
