@@ -52,6 +52,7 @@ enum ConfigKey {
             .flag("voteCentres", \.voteCentres),
             .number("minEdgeCoverage", \.minEdgeCoverage, 0...1),
             .number("minEdgeRadiusFraction", \.minEdgeRadiusFraction, 0...10),
+            .flag("borderCells", \.borderCells),
             .number("maxGridAlignedEdges", \.maxGridAlignedEdges, 0...1),
             .number("edgeThresholdNoise", \.edgeThresholdNoise, 0...1000),
             .number("edgeSmoothingPx", \.edgeSmoothingPx, 0...10),

@@ -168,3 +168,23 @@ public func gradientNoise(_ plane: Plane, stride: Int = 7) -> Float {
 public func boundaryThreshold(_ plane: Plane, noiseMultiple: Double, floor: Double) -> Float {
     max(Float(noiseMultiple) * gradientNoise(plane), Float(floor))
 }
+
+/// Share of `sectors` angular sectors (numbered as in `radialEdgeCoverage`) whose rim point,
+/// `r` from the centre on the sector's middle ray, lies where the boundary tests can read a
+/// gradient (one pixel inside the plane's edge), but never below a half: a cell cut by the
+/// image border shows only that part of its boundary, and its centre (which labels place
+/// inside the image) keeps at least about half of it in view.
+/// - Parameters:
+///   - x, y, r: candidate centre and radius, pixels of a `width` x `height` plane.
+public func visibleSectorShare(x: Double, y: Double, r: Double, width: Int, height: Int,
+                               sectors: Int = 16) -> Double {
+    guard sectors > 0 else { return 1 }
+    let maxX = Double(width - 2), maxY = Double(height - 2)
+    var visible = 0
+    for k in 0..<sectors {
+        let a = (Double(k) + 0.5) * 2 * Double.pi / Double(sectors)
+        let px = x + r * cos(a), py = y + r * sin(a)
+        if px >= 1, px <= maxX, py >= 1, py <= maxY { visible += 1 }
+    }
+    return max(0.625, Double(visible) / Double(sectors))
+}

@@ -25,6 +25,11 @@ struct CandidatesStage: Stage {
         }() : nil
         let edgeField = edgeMap.map { RadialEdgeField($0.0) }
         let gridNormals = (frame.grid?.angles ?? []).map { $0 + .pi / 2 }
+        // Coverage counts only the sectors inside the image: a cell cut by the border shows
+        // part of its rim (a tenth of the missed cells on the independent synthetic set).
+        let visibleShare = { (c: Candidate) in
+            config.borderCells ? visibleSectorShare(x: c.x, y: c.y, r: c.r, width: logFlat.width, height: logFlat.height) : 1
+        }
         // Colour images: dead cells show their boundary on the stain map too.
         let stain = frame.isGreyscale ? nil : edgeMap.flatMap { smoothLog, _ in
             StainEvidence(image: frame.image, scale: frame.scale, level: config.stainLevel,
@@ -76,7 +81,9 @@ struct CandidatesStage: Stage {
                 let floor = 0.6 * config.minEdgeCoverage, maxAligned = 0.8
                 let kept = inSpatialOrder(found) { c in
                     let e = edgeField.evidence(x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
-                    return (e.coverage >= floor && e.gridAligned <= maxAligned) || (stain?.coverage(of: c) ?? 0) >= floor
+                    let visible = visibleShare(c)
+                    return (e.coverage / visible >= floor && e.gridAligned <= maxAligned)
+                        || (stain?.coverage(of: c) ?? 0) / visible >= floor
                 }
                 found = found.indices.filter { kept[$0] }.map { found[$0] }
             }
@@ -117,12 +124,12 @@ struct CandidatesStage: Stage {
                 var c = c
                 var coverage = 0.0
                 let e = edgeField.evidence(x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
-                if e.coverage >= config.minEdgeCoverage && e.gridAligned <= config.maxGridAlignedEdges {
-                    coverage = e.coverage
+                if e.coverage / visibleShare(c) >= config.minEdgeCoverage && e.gridAligned <= config.maxGridAlignedEdges {
+                    coverage = e.coverage / visibleShare(c)
                 } else if let stain {
                     // A stained cell on a line: its boundary, and its centre, from the stain.
                     c = stain.centred(c)
-                    coverage = stain.coverage(of: c)
+                    coverage = stain.coverage(of: c) / visibleShare(c)
                     guard coverage >= config.minEdgeCoverage else { return nil }
                 } else {
                     return nil
