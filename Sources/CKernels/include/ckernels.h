@@ -15,4 +15,21 @@ int ck_has_avx(void);
 void ck_convolve_row_avx(const float *weights, const float *const *sources, int taps, float *out,
                          long count, int from_zero);
 
+/// The pixels of a plane's window that face a centre (`RadialEdgeField.evidence`), eight at
+/// a time (AVX, no fused multiply-add). Pixel (px, py), x0 <= px <= x1, y0 <= py <= y1, has
+/// gx = (p[1] - p[-1]) * 0.5f and gy = (p[w] - p[-w]) * 0.5f; it faces (cx, cy) when
+/// g2 = gx gx + gy gy > t2, dist2 = dx dx + dy dy lies in [inner2, outer2] (dx = px - cx,
+/// dy = py - cy in double) and along = (gx (float)dx + gy (float)dy) / (float)sqrt(dist2)
+/// has along along >= cos2 g2. Rows with dy dy > outer2 are skipped. Every value is the
+/// same IEEE operation sequence as the Swift loop's, so the same pixels pass.
+///
+/// - The window must keep one pixel off every edge (x0 >= 1, x1 <= width - 2, likewise y).
+/// - xs, ys, gxs, gys, g2s: room for every pixel of the window; the facing ones are written
+///   row by row, left to right.
+/// - Returns: the number of facing pixels.
+/// Only call when `ck_has_avx()` returned 1.
+long ck_facing_edges_avx(const float *plane, long width, long x0, long x1, long y0, long y1, double cx, double cy,
+                         double inner2, double outer2, float t2, float cos2, int *xs, int *ys, float *gxs,
+                         float *gys, float *g2s);
+
 #endif

@@ -1,0 +1,85 @@
+#include "ckernels.h"
+
+#include <immintrin.h>
+#include <math.h>
+
+// Separate multiplies and adds, as the Swift loops do: no contraction into FMA.
+#pragma clang fp contract(off)
+
+__attribute__((target("avx")))
+long ck_facing_edges_avx(const float *plane, long width, long x0, long x1, long y0, long y1, double cx, double cy,
+                         double inner2, double outer2, float t2, float cos2, int *xs, int *ys, float *gxs,
+                         float *gys, float *g2s) {
+    long n = 0;
+    const __m256 half = _mm256_set1_ps(0.5f), t2v = _mm256_set1_ps(t2), cos2v = _mm256_set1_ps(cos2);
+    const __m256d inner2v = _mm256_set1_pd(inner2), outer2v = _mm256_set1_pd(outer2), cxv = _mm256_set1_pd(cx);
+    const __m256d lanesLow = _mm256_set_pd(3, 2, 1, 0), lanesHigh = _mm256_set_pd(7, 6, 5, 4);
+    for (long py = y0; py <= y1; py++) {
+        const double dy = (double)py - cy;
+        const double dy2 = dy * dy;
+        if (!(dy2 <= outer2)) continue;
+        const float fdy = (float)dy;
+        const __m256d dy2v = _mm256_set1_pd(dy2);
+        const __m256 fdyv = _mm256_set1_ps(fdy);
+        const float *row = plane + py * width;
+        long px = x0;
+        for (; px + 8 <= x1 + 1; px += 8) {
+            const float *p = row + px;
+            __m256 gx = _mm256_mul_ps(_mm256_sub_ps(_mm256_loadu_ps(p + 1), _mm256_loadu_ps(p - 1)), half);
+            __m256 gy = _mm256_mul_ps(_mm256_sub_ps(_mm256_loadu_ps(p + width), _mm256_loadu_ps(p - width)), half);
+            __m256 g2 = _mm256_add_ps(_mm256_mul_ps(gx, gx), _mm256_mul_ps(gy, gy));
+            __m256 strong = _mm256_cmp_ps(g2, t2v, _CMP_GT_OQ);
+            if (_mm256_movemask_ps(strong) == 0) continue;
+            // Integers below 2^53 are exact in double: px + lane, then minus the centre.
+            __m256d base = _mm256_set1_pd((double)px);
+            __m256d dxl = _mm256_sub_pd(_mm256_add_pd(base, lanesLow), cxv);
+            __m256d dxh = _mm256_sub_pd(_mm256_add_pd(base, lanesHigh), cxv);
+            __m256d d2l = _mm256_add_pd(_mm256_mul_pd(dxl, dxl), dy2v);
+            __m256d d2h = _mm256_add_pd(_mm256_mul_pd(dxh, dxh), dy2v);
+            __m256d inl = _mm256_and_pd(_mm256_cmp_pd(d2l, inner2v, _CMP_GE_OQ), _mm256_cmp_pd(d2l, outer2v, _CMP_LE_OQ));
+            __m256d inh = _mm256_and_pd(_mm256_cmp_pd(d2h, inner2v, _CMP_GE_OQ), _mm256_cmp_pd(d2h, outer2v, _CMP_LE_OQ));
+            int near = _mm256_movemask_pd(inl) | (_mm256_movemask_pd(inh) << 4);
+            int candidates = near & _mm256_movemask_ps(strong);
+            if (candidates == 0) continue;
+            __m256 dist = _mm256_set_m128(_mm256_cvtpd_ps(_mm256_sqrt_pd(d2h)), _mm256_cvtpd_ps(_mm256_sqrt_pd(d2l)));
+            __m256 fdx = _mm256_set_m128(_mm256_cvtpd_ps(dxh), _mm256_cvtpd_ps(dxl));
+            __m256 along = _mm256_div_ps(_mm256_add_ps(_mm256_mul_ps(gx, fdx), _mm256_mul_ps(gy, fdyv)), dist);
+            __m256 facing = _mm256_cmp_ps(_mm256_mul_ps(along, along), _mm256_mul_ps(cos2v, g2), _CMP_GE_OQ);
+            int pass = candidates & _mm256_movemask_ps(facing);
+            if (pass == 0) continue;
+            float gxa[8], gya[8], g2a[8];
+            _mm256_storeu_ps(gxa, gx);
+            _mm256_storeu_ps(gya, gy);
+            _mm256_storeu_ps(g2a, g2);
+            while (pass) {
+                int lane = __builtin_ctz(pass);
+                pass &= pass - 1;
+                xs[n] = (int)(px + lane);
+                ys[n] = (int)py;
+                gxs[n] = gxa[lane];
+                gys[n] = gya[lane];
+                g2s[n] = g2a[lane];
+                n++;
+            }
+        }
+        for (; px <= x1; px++) {
+            const float *p = row + px;
+            float gx = (p[1] - p[-1]) * 0.5f, gy = (p[width] - p[-width]) * 0.5f;
+            float g2 = gx * gx + gy * gy;
+            if (!(g2 > t2)) continue;
+            double dx = (double)px - cx;
+            double dist2 = dx * dx + dy2;
+            if (!(dist2 >= inner2 && dist2 <= outer2)) continue;
+            float dist = (float)sqrt(dist2);
+            float along = (gx * (float)dx + gy * fdy) / dist;
+            if (!(along * along >= cos2 * g2)) continue;
+            xs[n] = (int)px;
+            ys[n] = (int)py;
+            gxs[n] = gx;
+            gys[n] = gy;
+            g2s[n] = g2;
+            n++;
+        }
+    }
+    return n;
+}
