@@ -83,3 +83,54 @@ long ck_facing_edges_avx(const float *plane, long width, long x0, long x1, long 
     }
     return n;
 }
+
+__attribute__((target("avx")))
+long ck_dog_row_avx(const float *level, const float *below, const float *bright, float bright_level,
+                    const float *support, float min_support, long width, float threshold, int *peak_xs,
+                    long *peak_count, int *hole_xs, long *hole_count) {
+    const __m256 t = _mm256_set1_ps(threshold), negative_t = _mm256_set1_ps(-threshold);
+    const __m256 spot_level = _mm256_set1_ps(bright_level), s = _mm256_set1_ps(min_support);
+    const float *up = level - width, *down = level + width;
+    long peaks = 0, holes = 0;
+    long x = 1;
+    for (; x + 8 <= width - 1; x += 8) {
+        __m256 d = _mm256_loadu_ps(level + x), b = _mm256_loadu_ps(below + x);
+        __m256 grows = _mm256_cmp_ps(d, b, _CMP_LT_OQ);
+        if (bright) grows = _mm256_andnot_ps(_mm256_cmp_ps(_mm256_loadu_ps(bright + x), spot_level, _CMP_GE_OQ), grows);
+        int ruled_out = _mm256_movemask_ps(_mm256_or_ps(_mm256_cmp_ps(d, t, _CMP_LT_OQ), grows));
+        __m256 left = _mm256_loadu_ps(level + x - 1), right = _mm256_loadu_ps(level + x + 1);
+        __m256 ul = _mm256_loadu_ps(up + x - 1), u = _mm256_loadu_ps(up + x), ur = _mm256_loadu_ps(up + x + 1);
+        __m256 dl = _mm256_loadu_ps(down + x - 1), dn = _mm256_loadu_ps(down + x), dr = _mm256_loadu_ps(down + x + 1);
+        if (ruled_out != 0xff) {
+            // Strict on the previous neighbours, non-strict on the next: one peak per plateau.
+            __m256 not_peak = _mm256_or_ps(_mm256_cmp_ps(d, left, _CMP_LE_OQ), _mm256_cmp_ps(d, right, _CMP_LT_OQ));
+            not_peak = _mm256_or_ps(not_peak, _mm256_or_ps(_mm256_cmp_ps(d, ul, _CMP_LE_OQ), _mm256_cmp_ps(d, u, _CMP_LE_OQ)));
+            not_peak = _mm256_or_ps(not_peak, _mm256_or_ps(_mm256_cmp_ps(d, ur, _CMP_LE_OQ), _mm256_cmp_ps(d, dl, _CMP_LT_OQ)));
+            not_peak = _mm256_or_ps(not_peak, _mm256_or_ps(_mm256_cmp_ps(d, dn, _CMP_LT_OQ), _mm256_cmp_ps(d, dr, _CMP_LT_OQ)));
+            int pass = ~(ruled_out | _mm256_movemask_ps(not_peak)) & 0xff;
+            while (pass) {
+                peak_xs[peaks++] = (int)(x + __builtin_ctz(pass));
+                pass &= pass - 1;
+            }
+        }
+        if (support) {
+            __m256 hole_out = _mm256_or_ps(_mm256_cmp_ps(d, negative_t, _CMP_GT_OQ), _mm256_cmp_ps(d, b, _CMP_GT_OQ));
+            hole_out = _mm256_or_ps(hole_out, _mm256_cmp_ps(_mm256_loadu_ps(support + x), s, _CMP_LT_OQ));
+            int hole_ruled_out = _mm256_movemask_ps(hole_out);
+            if (hole_ruled_out != 0xff) {
+                __m256 not_hole = _mm256_or_ps(_mm256_cmp_ps(d, left, _CMP_GE_OQ), _mm256_cmp_ps(d, right, _CMP_GT_OQ));
+                not_hole = _mm256_or_ps(not_hole, _mm256_or_ps(_mm256_cmp_ps(d, ul, _CMP_GE_OQ), _mm256_cmp_ps(d, u, _CMP_GE_OQ)));
+                not_hole = _mm256_or_ps(not_hole, _mm256_or_ps(_mm256_cmp_ps(d, ur, _CMP_GE_OQ), _mm256_cmp_ps(d, dl, _CMP_GT_OQ)));
+                not_hole = _mm256_or_ps(not_hole, _mm256_or_ps(_mm256_cmp_ps(d, dn, _CMP_GT_OQ), _mm256_cmp_ps(d, dr, _CMP_GT_OQ)));
+                int pass = ~(hole_ruled_out | _mm256_movemask_ps(not_hole)) & 0xff;
+                while (pass) {
+                    hole_xs[holes++] = (int)(x + __builtin_ctz(pass));
+                    pass &= pass - 1;
+                }
+            }
+        }
+    }
+    *peak_count = peaks;
+    *hole_count = holes;
+    return x;
+}

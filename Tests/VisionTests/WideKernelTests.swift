@@ -33,4 +33,29 @@ struct WideKernelTests {
         }
         #expect(covered > 20)
     }
+
+    /// The DoG scan's pre-filter in C and in Swift: the same candidates in the same order, with
+    /// and without holes, splits and bright spots, on widths either side of the groups.
+    @Test(arguments: [(3, 3), (9, 7), (10, 12), (17, 40), (64, 48), (131, 97)])
+    func blobScanMatchesPortable(size: (Int, Int)) {
+        let plane = BlobDetectorReferenceTests.blobPlane(width: size.0, height: size.1, seed: UInt64(size.0 * 7 + size.1))
+        var support = KernelReferenceTests.noisePlane(width: size.0, height: size.1, seed: 11)
+        for i in 0..<support.count where i % 3 == 0 { support.data[i] = 0 }
+        for holes in [false, true] {
+            for split in [false, true] {
+                for spotLevel in [0, 0.1] {
+                    let settings = BlobDetectorSettings(minRadius: 2, maxRadius: 5, levels: 5, minScore: 3,
+                                                        minContrast: 0.05, maxEdgeRatio: 4, splitElongated: split,
+                                                        holes: holes, brightSpotLevel: spotLevel)
+                    let wide = detectBlobs(plane, settings: settings, holeSupport: support, brightness: plane,
+                                           exhaustiveScan: false, wide: true)
+                    let portable = detectBlobs(plane, settings: settings, holeSupport: support, brightness: plane,
+                                               exhaustiveScan: false, wide: false)
+                    #expect(BlobDetectorReferenceTests.sameCandidates(wide, portable),
+                            "size \(size) holes \(holes) split \(split) spots \(spotLevel)")
+                    if size.0 * size.1 > 5000 { #expect(wide.count > 5) }
+                }
+            }
+        }
+    }
 }

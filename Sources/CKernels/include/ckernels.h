@@ -32,4 +32,21 @@ long ck_facing_edges_avx(const float *plane, long width, long x0, long x1, long 
                          double inner2, double outer2, float t2, float cos2, int *xs, int *ys, float *gxs,
                          float *gys, float *g2s);
 
+/// The eight-lane pre-filter of the DoG detector's scan (`detectBlobs`) over one row of a
+/// level, x = 1, 9, 17, ... while x + 8 <= width - 1: the pixels that pass the same
+/// comparisons as the Swift SIMD loop (threshold, growth from the level below unless a
+/// bright spot, local maximum strict on the previous neighbours; for holes the flipped tests
+/// and the support floor), as x positions in increasing order. AVX, comparisons only.
+///
+/// - level, below: the row's first sample in the level and the level below; the level's
+///   rows above and below (level -/+ width) are read too.
+/// - bright: the bright-spot plane's row, or NULL when the spot rule is off.
+/// - support: the hole-support plane's row, or NULL when holes are not sought.
+/// - peak_xs, hole_xs: room for width samples each.
+/// - Returns: the first x the filter did not cover (the caller tests x ..< width - 1).
+/// Only call when `ck_has_avx()` returned 1.
+long ck_dog_row_avx(const float *level, const float *below, const float *bright, float bright_level,
+                    const float *support, float min_support, long width, float threshold, int *peak_xs,
+                    long *peak_count, int *hole_xs, long *hole_count);
+
 #endif
