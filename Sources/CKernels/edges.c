@@ -134,3 +134,71 @@ long ck_dog_row_avx(const float *level, const float *below, const float *bright,
     *hole_count = holes;
     return x;
 }
+
+__attribute__((target("avx")))
+void ck_radial_row_avx(const float *grey, long width, long row, long lo, long hi, const double *dx2,
+                       const float *fdx, double dy2, float fdy, double limit, float cos2, double *sum,
+                       double *weight) {
+    const float *up = grey + row * width, *mid = up + width, *down = mid + width;
+    const __m256 two = _mm256_set1_ps(2.0f), cos2v = _mm256_set1_ps(cos2), fdyv = _mm256_set1_ps(fdy);
+    const __m256 zero = _mm256_setzero_ps();
+    const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    const __m256d dy2v = _mm256_set1_pd(dy2), quarter = _mm256_set1_pd(0.25), limitv = _mm256_set1_pd(limit);
+    double s = *sum, w = *weight;
+    long x = lo;
+    for (; x + 8 <= hi; x += 8) {
+        __m256 gx = _mm256_sub_ps(
+            _mm256_add_ps(_mm256_add_ps(_mm256_loadu_ps(up + x + 2), _mm256_mul_ps(two, _mm256_loadu_ps(mid + x + 2))),
+                          _mm256_loadu_ps(down + x + 2)),
+            _mm256_add_ps(_mm256_add_ps(_mm256_loadu_ps(up + x), _mm256_mul_ps(two, _mm256_loadu_ps(mid + x))),
+                          _mm256_loadu_ps(down + x)));
+        __m256 gy = _mm256_sub_ps(
+            _mm256_add_ps(_mm256_add_ps(_mm256_loadu_ps(down + x), _mm256_mul_ps(two, _mm256_loadu_ps(down + x + 1))),
+                          _mm256_loadu_ps(down + x + 2)),
+            _mm256_add_ps(_mm256_add_ps(_mm256_loadu_ps(up + x), _mm256_mul_ps(two, _mm256_loadu_ps(up + x + 1))),
+                          _mm256_loadu_ps(up + x + 2)));
+        __m256 g2 = _mm256_add_ps(_mm256_mul_ps(gx, gx), _mm256_mul_ps(gy, gy));
+        __m256d d2l = _mm256_add_pd(_mm256_loadu_pd(dx2 + x), dy2v), d2h = _mm256_add_pd(_mm256_loadu_pd(dx2 + x + 4), dy2v);
+        int near = _mm256_movemask_pd(_mm256_and_pd(_mm256_cmp_pd(d2l, quarter, _CMP_GT_OQ), _mm256_cmp_pd(d2l, limitv, _CMP_LE_OQ)))
+                 | _mm256_movemask_pd(_mm256_and_pd(_mm256_cmp_pd(d2h, quarter, _CMP_GT_OQ), _mm256_cmp_pd(d2h, limitv, _CMP_LE_OQ))) << 4;
+        if (near == 0) continue;
+        __m128 distl = _mm256_cvtpd_ps(_mm256_sqrt_pd(d2l)), disth = _mm256_cvtpd_ps(_mm256_sqrt_pd(d2h));
+        __m256 dist = _mm256_set_m128(disth, distl);
+        __m256 along = _mm256_div_ps(_mm256_add_ps(_mm256_mul_ps(gx, _mm256_loadu_ps(fdx + x)), _mm256_mul_ps(gy, fdyv)), dist);
+        __m256 aligned = _mm256_and_ps(_mm256_cmp_ps(g2, zero, _CMP_GT_OQ),
+                                       _mm256_cmp_ps(_mm256_mul_ps(along, along), _mm256_mul_ps(cos2v, g2), _CMP_GE_OQ));
+        int pass = near & _mm256_movemask_ps(aligned);
+        if (pass == 0) continue;
+        __m256 absolute = _mm256_and_ps(along, magnitude);
+        __m256d al = _mm256_cvtps_pd(_mm256_castps256_ps128(absolute)), ah = _mm256_cvtps_pd(_mm256_extractf128_ps(absolute, 1));
+        __m256d tl = _mm256_mul_pd(al, _mm256_cvtps_pd(distl)), th = _mm256_mul_pd(ah, _mm256_cvtps_pd(disth));
+        double a[8], t[8];
+        _mm256_storeu_pd(a, al);
+        _mm256_storeu_pd(a + 4, ah);
+        _mm256_storeu_pd(t, tl);
+        _mm256_storeu_pd(t + 4, th);
+        // In column order, as the per-pixel loop adds them.
+        while (pass) {
+            int lane = __builtin_ctz(pass);
+            pass &= pass - 1;
+            s += t[lane];
+            w += a[lane];
+        }
+    }
+    for (; x < hi; x++) {
+        float gx = (up[x + 2] + 2 * mid[x + 2] + down[x + 2]) - (up[x] + 2 * mid[x] + down[x]);
+        float gy = (down[x] + 2 * down[x + 1] + down[x + 2]) - (up[x] + 2 * up[x + 1] + up[x + 2]);
+        double dist2 = dx2[x] + dy2;
+        if (!(dist2 > 0.25 && dist2 <= limit)) continue;
+        float g2 = gx * gx + gy * gy;
+        if (!(g2 > 0)) continue;
+        float dist = (float)sqrt(dist2);
+        float along = (gx * fdx[x] + gy * fdy) / dist;
+        if (!(along * along >= cos2 * g2)) continue;
+        double a = (double)fabsf(along);
+        s += a * (double)dist;
+        w += a;
+    }
+    *sum = s;
+    *weight = w;
+}

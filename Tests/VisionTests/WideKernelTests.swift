@@ -58,4 +58,26 @@ struct WideKernelTests {
             }
         }
     }
+
+    /// Boundary radii summed eight columns at a time in C and by the Swift loop: the same bits,
+    /// for centres on, beside and off cells, windows clipped by the image's edges.
+    @Test func boundaryRadiusMatchesPortable() {
+        let image = EdgeCentreVoteReferenceTests.touchingPairOnAGrid { canvas in
+            canvas.liveCell(x: 95, y: 20, r: 12)
+            canvas.deadCell(x: 15, y: 75, r: 5)
+        }
+        var sequence = TestSequence(state: 8)
+        func next() -> Double { sequence.next() }
+        var measured = 0
+        for i in 0..<400 {
+            var x = -5 + 130 * next(), y = -5 + 100 * next()
+            if i % 4 == 0 { x = x.rounded(); y = y.rounded() }
+            let r = 0.3 + 25 * next()
+            let wide = boundaryRadius(image, x: x, y: y, r: r, wide: true)
+            let portable = boundaryRadius(image, x: x, y: y, r: r, wide: false)
+            #expect(wide.bitPattern == portable.bitPattern, "centre (\(x), \(y)) r \(r): \(wide) vs \(portable)")
+            if portable > 0 { measured += 1 }
+        }
+        #expect(measured > 200)
+    }
 }

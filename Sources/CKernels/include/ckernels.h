@@ -49,4 +49,15 @@ long ck_dog_row_avx(const float *level, const float *below, const float *bright,
                     const float *support, float min_support, long width, float threshold, int *peak_xs,
                     long *peak_count, int *hole_xs, long *hole_count);
 
+/// One row of `boundaryRadius`, eight columns at a time (AVX, no fused multiply-add): for
+/// xx in lo ..< hi, the Sobel gradient of grey window pixel (xx + 1, row + 1) (rows `width`
+/// apart), and where 0.25 < dist2 = dx2[xx] + dy2 <= limit, g2 > 0 and the gradient points
+/// along the ray (along = (gx fdx[xx] + gy fdy) / (float)sqrt(dist2), along^2 >= cos2 g2),
+/// |along| dist added to *sum and |along| to *weight, in column order, in double. The same
+/// operations in the same order as the Swift loop, so the same sums.
+/// Only call when `ck_has_avx()` returned 1.
+void ck_radial_row_avx(const float *grey, long width, long row, long lo, long hi, const double *dx2,
+                       const float *fdx, double dy2, float fdy, double limit, float cos2, double *sum,
+                       double *weight);
+
 #endif
