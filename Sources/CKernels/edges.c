@@ -22,8 +22,14 @@ long ck_facing_edges_avx(const float *plane, long width, long x0, long x1, long 
         const __m256d dy2v = _mm256_set1_pd(dy2);
         const __m256 fdyv = _mm256_set1_ps(fdy);
         const float *row = plane + py * width;
-        long px = x0;
-        for (; px + 8 <= x1 + 1; px += 8) {
+        // Only the chord of the outer circle can pass the distance test (a pixel of margin
+        // each side covers any rounding of dist2, which still decides).
+        const double chord = sqrt(outer2 - dy2);
+        const double lowest = floor(cx - chord) - 1, highest = ceil(cx + chord) + 1;
+        const long from = lowest > (double)x0 ? (long)lowest : x0;
+        const long to = highest < (double)x1 ? (long)highest : x1;
+        long px = from;
+        for (; px + 8 <= to + 1; px += 8) {
             const float *p = row + px;
             __m256 gx = _mm256_mul_ps(_mm256_sub_ps(_mm256_loadu_ps(p + 1), _mm256_loadu_ps(p - 1)), half);
             __m256 gy = _mm256_mul_ps(_mm256_sub_ps(_mm256_loadu_ps(p + width), _mm256_loadu_ps(p - width)), half);
@@ -62,7 +68,7 @@ long ck_facing_edges_avx(const float *plane, long width, long x0, long x1, long 
                 n++;
             }
         }
-        for (; px <= x1; px++) {
+        for (; px <= to; px++) {
             const float *p = row + px;
             float gx = (p[1] - p[-1]) * 0.5f, gy = (p[width] - p[-width]) * 0.5f;
             float g2 = gx * gx + gy * gy;

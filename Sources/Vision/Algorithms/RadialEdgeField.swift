@@ -42,7 +42,11 @@ struct RadialEdgeField {
         let y0 = max(1, Int((y - outer).rounded(.down))), y1 = min(h - 2, Int((y + outer).rounded(.up)))
         guard x0 <= x1, y0 <= y1 else { return (0, 0) }
         // One bit per sector, in as many words as the sectors need.
-        var hit = [UInt64](repeating: 0, count: (sectors + 63) / 64)
+        // The first word in a variable of its own: with the stage's 16 sectors no array is
+        // allocated, and marking a sector is one OR (thousands of calls, up to hundreds of
+        // facing pixels each).
+        var hit = UInt64(0)
+        var moreHits = [UInt64](repeating: 0, count: (sectors - 1) / 64)
         var aligned = 0, facing = 0
         let n0 = gridNormals.count > 0 ? (Float(cos(gridNormals[0])), Float(sin(gridNormals[0]))) : (0, 0)
         let n1 = gridNormals.count > 1 ? (Float(cos(gridNormals[1])), Float(sin(gridNormals[1]))) : (0, 0)
@@ -58,7 +62,11 @@ struct RadialEdgeField {
         // A pixel that faces the centre: its sector is covered, and it may run along the grid.
         @inline(__always) func tally(dx: Double, dy: Double, gx: Float, gy: Float, g2: Float) {
             let sector = sectorOf(dx: dx, dy: dy)
-            hit[sector >> 6] |= 1 &<< UInt64(sector & 63)
+            if sector < 64 {
+                hit |= 1 &<< UInt64(sector)
+            } else {
+                moreHits[(sector >> 6) - 1] |= 1 &<< UInt64(sector & 63)
+            }
             facing &+= 1
             guard normalCount > 0 else { return }
             let g = g2.squareRoot()
@@ -129,7 +137,7 @@ struct RadialEdgeField {
                 }
             }
         }
-        let covered = hit.reduce(0) { $0 + $1.nonzeroBitCount }
+        let covered = moreHits.reduce(hit.nonzeroBitCount) { $0 + $1.nonzeroBitCount }
         // `aligned` counts facing pixels only: with none facing it is 0 too, and so the share.
         // (A conditional here drew a spurious "will never be executed" from the debug build's
         // module emission.)
