@@ -208,3 +208,40 @@ void ck_radial_row_avx(const float *grey, long width, long row, long lo, long hi
     *sum = s;
     *weight = w;
 }
+
+int ck_has_avx2(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") ? 1 : 0;
+}
+
+__attribute__((target("avx2")))
+void ck_grey_window_avx2(const unsigned char *rgb, long image_width, long x0, long y0, long width, long height,
+                         float *grey) {
+    // Per 128-bit lane, the bytes of four pixels' red, green and blue, each widened to 32
+    // bits: the low lane holds pixels 0-3 at bytes 0-11, the high lane pixels 4-7 at 4-15.
+    const __m256i red = _mm256_setr_epi8(0, -1, -1, -1, 3, -1, -1, -1, 6, -1, -1, -1, 9, -1, -1, -1,
+                                         4, -1, -1, -1, 7, -1, -1, -1, 10, -1, -1, -1, 13, -1, -1, -1);
+    const __m256i green = _mm256_setr_epi8(1, -1, -1, -1, 4, -1, -1, -1, 7, -1, -1, -1, 10, -1, -1, -1,
+                                           5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1, 14, -1, -1, -1);
+    const __m256i blue = _mm256_setr_epi8(2, -1, -1, -1, 5, -1, -1, -1, 8, -1, -1, -1, 11, -1, -1, -1,
+                                          6, -1, -1, -1, 9, -1, -1, -1, 12, -1, -1, -1, 15, -1, -1, -1);
+    for (long yy = 0; yy < height; yy++) {
+        const unsigned char *row = rgb + ((y0 + yy) * image_width + x0) * 3;
+        float *out = grey + yy * width;
+        long xx = 0;
+        // Bytes 0-15 and 8-23 of eight pixels: nothing past the window's last pixel is read.
+        for (; xx + 8 <= width; xx += 8) {
+            const unsigned char *p = row + xx * 3;
+            __m256i bytes = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)p)),
+                                                    _mm_loadu_si128((const __m128i *)(p + 8)), 1);
+            __m256i r = _mm256_shuffle_epi8(bytes, red), g = _mm256_shuffle_epi8(bytes, green);
+            __m256i b = _mm256_shuffle_epi8(bytes, blue);
+            __m256i sum = _mm256_add_epi32(_mm256_add_epi32(r, _mm256_slli_epi32(g, 1)), b);
+            _mm256_storeu_ps(out + xx, _mm256_cvtepi32_ps(sum));
+        }
+        for (; xx < width; xx++) {
+            const unsigned char *p = row + xx * 3;
+            out[xx] = (float)((int)p[0] + 2 * (int)p[1] + (int)p[2]);
+        }
+    }
+}

@@ -1,3 +1,4 @@
+import Imaging
 import Testing
 @testable import Vision
 
@@ -79,5 +80,61 @@ struct WideKernelTests {
             if portable > 0 { measured += 1 }
         }
         #expect(measured > 200)
+    }
+
+    /// Grey windows eight pixels at a time and one by one: every width around the eight-pixel
+    /// groups, windows against each edge of the image (the last row's last byte included).
+    @Test func greyWindowMatchesPortable() {
+        var state: UInt64 = 12
+        let w = 37, h = 11
+        let pixels = (0..<(w * h * 3)).map { _ -> UInt8 in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return UInt8(truncatingIfNeeded: state >> 56)
+        }
+        let image = Image(width: w, height: h, pixels: pixels)
+        for (x0, y0) in [(0, 0), (3, 2), (0, 5)] {
+            for width in 1...(w - x0) {
+                for height in [1, h - y0] {
+                    var wide = [Float](repeating: -1, count: width * height), portable = wide
+                    wide.withUnsafeMutableBufferPointer {
+                        greyWindow(image, x0: x0, y0: y0, width: width, height: height, into: $0.baseAddress!, wide: true)
+                    }
+                    portable.withUnsafeMutableBufferPointer {
+                        readGreyWindow(image, x0: x0, y0: y0, width: width, height: height, into: $0.baseAddress!)
+                    }
+                    #expect(wide == portable, "window (\(x0), \(y0)) \(width) x \(height)")
+                }
+            }
+        }
+        // The window that ends at the image's last byte.
+        var wide = [Float](repeating: 0, count: 16), portable = wide
+        wide.withUnsafeMutableBufferPointer {
+            greyWindow(image, x0: w - 16, y0: h - 1, width: 16, height: 1, into: $0.baseAddress!, wide: true)
+        }
+        portable.withUnsafeMutableBufferPointer {
+            readGreyWindow(image, x0: w - 16, y0: h - 1, width: 16, height: 1, into: $0.baseAddress!)
+        }
+        #expect(wide == portable)
+    }
+
+    /// Centre votes from windows read eight pixels at a time and one by one: the same centres.
+    @Test func centreVoteMatchesPortable() {
+        let image = EdgeCentreVoteReferenceTests.touchingPairOnAGrid { canvas in
+            canvas.liveCell(x: 95, y: 20, r: 12)
+            canvas.deadCell(x: 15, y: 75, r: 5)
+        }
+        var sequence = TestSequence(state: 5)
+        func next() -> Double { sequence.next() }
+        var wideScratch = VoteScratch(), portableScratch = VoteScratch()
+        var moved = 0
+        for _ in 0..<300 {
+            let x = -5 + 130 * next(), y = -5 + 100 * next(), r = 1 + 20 * next()
+            let wide = voteCentre(image, x: x, y: y, r: r, scratch: &wideScratch, wide: true)
+            let portable = voteCentre(image, x: x, y: y, r: r, scratch: &portableScratch, wide: false)
+            #expect(wide.x.bitPattern == portable.x.bitPattern && wide.y.bitPattern == portable.y.bitPattern,
+                    "start (\(x), \(y)) r \(r): \(wide) vs \(portable)")
+            if wide.x != x || wide.y != y { moved += 1 }
+        }
+        #expect(moved > 100)
     }
 }

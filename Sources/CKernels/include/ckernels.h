@@ -60,4 +60,15 @@ void ck_radial_row_avx(const float *grey, long width, long row, long lo, long hi
                        const float *fdx, double dy2, float fdy, double limit, float cos2, double *sum,
                        double *weight);
 
+/// 1 when this CPU (and OS) runs AVX2 instructions, so `ck_grey_window_avx2` may be called.
+int ck_has_avx2(void);
+
+/// `readGreyWindow`: the grey values R + 2G + B (integers 0 ... 1020, exact in float) of the
+/// window x0 ..< x0 + width, y0 ..< y0 + height of an 8-bit RGB image `image_width` pixels
+/// wide, row by row into `grey`; eight pixels at a time (AVX2 byte shuffles), reading no
+/// byte outside the window's rows. The window must lie inside the image.
+/// Only call when `ck_has_avx2()` returned 1.
+void ck_grey_window_avx2(const unsigned char *rgb, long image_width, long x0, long y0, long width, long height,
+                         float *grey);
+
 #endif

@@ -18,7 +18,8 @@ public func boundaryRadius(_ image: Image, x: Double, y: Double, r: Double) -> D
 
 /// `boundaryRadius`; `wide` runs each row through `ck_radial_row_avx` (only where the CPU
 /// runs AVX: four doubles and eight floats a step, where the default target has two and
-/// four) instead of the Swift loop, for the tests that compare the two.
+/// four) instead of the Swift loop, and reads the window with `greyWindow`'s AVX2 kernel
+/// where the CPU has it, for the tests that compare the two.
 func boundaryRadius(_ image: Image, x: Double, y: Double, r: Double, wide: Bool) -> Double {
     let w = image.width, h = image.height
     let outer = 1.6 * r
@@ -37,7 +38,7 @@ func boundaryRadius(_ image: Image, x: Double, y: Double, r: Double, wide: Bool)
     let limit = outer * outer
     let wide = wide && wideConvolution
     grey.withUnsafeMutableBufferPointer { g in
-        readGreyWindow(image, x0: x0 - 1, y0: y0 - 1, width: ww, height: wh, into: g.baseAddress!)
+        greyWindow(image, x0: x0 - 1, y0: y0 - 1, width: ww, height: wh, into: g.baseAddress!, wide: wide)
         columns.withUnsafeMutableBufferPointer { cb in
             columnsF.withUnsafeMutableBufferPointer { fb in
                 let dx2 = cb.baseAddress!, terms = dx2 + iw, alongs = terms + iw + 2
