@@ -15,4 +15,60 @@ int ck_has_avx(void);
 void ck_convolve_row_avx(const float *weights, const float *const *sources, int taps, float *out,
                          long count, int from_zero);
 
+/// The pixels of a plane's window that face a centre (`RadialEdgeField.evidence`), eight at
+/// a time (AVX, no fused multiply-add). Pixel (px, py), x0 <= px <= x1, y0 <= py <= y1, has
+/// gx = (p[1] - p[-1]) * 0.5f and gy = (p[w] - p[-w]) * 0.5f; it faces (cx, cy) when
+/// g2 = gx gx + gy gy > t2, dist2 = dx dx + dy dy lies in [inner2, outer2] (dx = px - cx,
+/// dy = py - cy in double) and along = (gx (float)dx + gy (float)dy) / (float)sqrt(dist2)
+/// has along along >= cos2 g2. Rows with dy dy > outer2 are skipped. Every value is the
+/// same IEEE operation sequence as the Swift loop's, so the same pixels pass.
+///
+/// - The window must keep one pixel off every edge (x0 >= 1, x1 <= width - 2, likewise y).
+/// - xs, ys, gxs, gys, g2s: room for every pixel of the window; the facing ones are written
+///   row by row, left to right.
+/// - Returns: the number of facing pixels.
+/// Only call when `ck_has_avx()` returned 1.
+long ck_facing_edges_avx(const float *plane, long width, long x0, long x1, long y0, long y1, double cx, double cy,
+                         double inner2, double outer2, float t2, float cos2, int *xs, int *ys, float *gxs,
+                         float *gys, float *g2s);
+
+/// The eight-lane pre-filter of the DoG detector's scan (`detectBlobs`) over one row of a
+/// level, x = 1, 9, 17, ... while x + 8 <= width - 1: the pixels that pass the same
+/// comparisons as the Swift SIMD loop (threshold, growth from the level below unless a
+/// bright spot, local maximum strict on the previous neighbours; for holes the flipped tests
+/// and the support floor), as x positions in increasing order. AVX, comparisons only.
+///
+/// - level, below: the row's first sample in the level and the level below; the level's
+///   rows above and below (level -/+ width) are read too.
+/// - bright: the bright-spot plane's row, or NULL when the spot rule is off.
+/// - support: the hole-support plane's row, or NULL when holes are not sought.
+/// - peak_xs, hole_xs: room for width samples each.
+/// - Returns: the first x the filter did not cover (the caller tests x ..< width - 1).
+/// Only call when `ck_has_avx()` returned 1.
+long ck_dog_row_avx(const float *level, const float *below, const float *bright, float bright_level,
+                    const float *support, float min_support, long width, float threshold, int *peak_xs,
+                    long *peak_count, int *hole_xs, long *hole_count);
+
+/// One row of `boundaryRadius`, eight columns at a time (AVX, no fused multiply-add): for
+/// xx in lo ..< hi, the Sobel gradient of grey window pixel (xx + 1, row + 1) (rows `width`
+/// apart), and where 0.25 < dist2 = dx2[xx] + dy2 <= limit, g2 > 0 and the gradient points
+/// along the ray (along = (gx fdx[xx] + gy fdy) / (float)sqrt(dist2), along^2 >= cos2 g2),
+/// |along| dist added to *sum and |along| to *weight, in column order, in double. The same
+/// operations in the same order as the Swift loop, so the same sums.
+/// Only call when `ck_has_avx()` returned 1.
+void ck_radial_row_avx(const float *grey, long width, long row, long lo, long hi, const double *dx2,
+                       const float *fdx, double dy2, float fdy, double limit, float cos2, double *sum,
+                       double *weight);
+
+/// 1 when this CPU (and OS) runs AVX2 instructions, so `ck_grey_window_avx2` may be called.
+int ck_has_avx2(void);
+
+/// `readGreyWindow`: the grey values R + 2G + B (integers 0 ... 1020, exact in float) of the
+/// window x0 ..< x0 + width, y0 ..< y0 + height of an 8-bit RGB image `image_width` pixels
+/// wide, row by row into `grey`; eight pixels at a time (AVX2 byte shuffles), reading no
+/// byte outside the window's rows. The window must lie inside the image.
+/// Only call when `ck_has_avx2()` returned 1.
+void ck_grey_window_avx2(const unsigned char *rgb, long image_width, long x0, long y0, long width, long height,
+                         float *grey);
+
 #endif

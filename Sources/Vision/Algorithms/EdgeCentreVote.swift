@@ -45,8 +45,10 @@ struct VoteScratch {
 }
 
 /// `voteCentre` with its buffers in `scratch`; every buffer sample it reads is written first.
+/// `wide` reads the window with the AVX2 kernel where the CPU has it (`greyWindow`), for the
+/// tests that compare the two.
 func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: Double = 0.7,
-                scratch: inout VoteScratch) -> (x: Double, y: Double) {
+                scratch: inout VoteScratch, wide: Bool = wideGrey) -> (x: Double, y: Double) {
     let w = image.width, h = image.height
     guard r >= 1, x.isFinite, y.isFinite, w >= 3, h >= 3 else { return (x, y) }
     let outer = 1.4 * r
@@ -65,7 +67,7 @@ func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: Double 
     VoteScratch.reserve(&scratch.gys, iw * ih)
     VoteScratch.reserve(&scratch.mags, iw * ih)
     scratch.grey.withUnsafeMutableBufferPointer { g in
-        readGreyWindow(image, x0: x0 - 1, y0: y0 - 1, width: ww, height: wh, into: g.baseAddress!)
+        greyWindow(image, x0: x0 - 1, y0: y0 - 1, width: ww, height: wh, into: g.baseAddress!, wide: wide)
     }
     scratch.grey.withUnsafeBufferPointer { g in
         scratch.gxs.withUnsafeMutableBufferPointer { gxo in

@@ -1,3 +1,4 @@
+import CKernels
 import Imaging
 
 /// Radius of a candidate's boundary measured on the full-resolution image: the mean distance
@@ -12,6 +13,14 @@ import Imaging
 ///   - r: candidate radius, image pixels; pixels up to 1.6 r are considered.
 /// - Returns: the boundary radius in image pixels, 0 when no pixel qualifies.
 public func boundaryRadius(_ image: Image, x: Double, y: Double, r: Double) -> Double {
+    boundaryRadius(image, x: x, y: y, r: r, wide: wideConvolution)
+}
+
+/// `boundaryRadius`; `wide` runs each row through `ck_radial_row_avx` (only where the CPU
+/// runs AVX: four doubles and eight floats a step, where the default target has two and
+/// four) instead of the Swift loop, and reads the window with `greyWindow`'s AVX2 kernel
+/// where the CPU has it, for the tests that compare the two.
+func boundaryRadius(_ image: Image, x: Double, y: Double, r: Double, wide: Bool) -> Double {
     let w = image.width, h = image.height
     let outer = 1.6 * r
     guard x.isFinite, y.isFinite, outer.isFinite else { return 0 }
@@ -27,8 +36,9 @@ public func boundaryRadius(_ image: Image, x: Double, y: Double, r: Double) -> D
     var sum = 0.0, weight = 0.0
     let cosLimit: Float = 0.9
     let limit = outer * outer
+    let wide = wide && wideConvolution
     grey.withUnsafeMutableBufferPointer { g in
-        readGreyWindow(image, x0: x0 - 1, y0: y0 - 1, width: ww, height: wh, into: g.baseAddress!)
+        greyWindow(image, x0: x0 - 1, y0: y0 - 1, width: ww, height: wh, into: g.baseAddress!, wide: wide)
         columns.withUnsafeMutableBufferPointer { cb in
             columnsF.withUnsafeMutableBufferPointer { fb in
                 let dx2 = cb.baseAddress!, terms = dx2 + iw, alongs = terms + iw + 2
@@ -50,6 +60,11 @@ public func boundaryRadius(_ image: Image, x: Double, y: Double, r: Double) -> D
                     while lo < hi && !(dx2[lo] + dy2 <= limit) { lo &+= 1 }
                     while hi > lo && !(dx2[hi &- 1] + dy2 <= limit) { hi &-= 1 }
                     guard lo < hi else { continue }
+                    if wide {
+                        ck_radial_row_avx(g.baseAddress!, ww, yy, lo, hi, dx2, fdx, dy2, Float(dy), limit,
+                                          cosLimit * cosLimit, &sum, &weight)
+                        continue
+                    }
                     sobelRow(g.baseAddress!, width: ww, row: yy, columns: lo..<hi, gx: gxs, gy: gys)
                     let passed = radialTerms(dx2: dx2, fdx: fdx, gx: gxs, gy: gys, columns: lo..<hi, dy2: dy2,
                                              fdy: Float(dy), limit: limit, cosLimit: cosLimit,

@@ -33,11 +33,21 @@ public func separateLines(_ contrast: Plane, angles: [Double], length: Int, quan
     // The base must see the floor at a crossing too, which needs a direction running along
     // neither line: with fewer than three directions add the bisector of the first two.
     if angles.count < 3 { angles.append(angles.count == 2 ? (angles[0] + angles[1]) / 2 : angles[0] + .pi / 2) }
-    let n = contrast.count
-    var sum = Plane(width: contrast.width, height: contrast.height)
-    var top = Plane(width: contrast.width, height: contrast.height, repeating: -.infinity)
-    var base = Plane(width: contrast.width, height: contrast.height, repeating: .infinity)
-    for angle in angles {
+    let w = contrast.width, h = contrast.height, n = contrast.count
+    // Running sum, maximum and minimum of the estimates, formed from the first direction's
+    // (0 + e, max(-inf, e), min(inf, e): what accumulating into 0, -inf and inf gives, without
+    // filling three planes first).
+    let first = lineMedian(contrast, angle: angles[0], block: length, quantile: quantile)
+    var sum = Plane(width: w, height: h) { s in
+        first.data.withUnsafeBufferPointer { o in for i in 0..<n { s[i] = 0 + o[i] } }
+    }
+    var top = Plane(width: w, height: h) { t in
+        first.data.withUnsafeBufferPointer { o in for i in 0..<n { t[i] = max(-.infinity, o[i]) } }
+    }
+    var base = Plane(width: w, height: h) { b in
+        first.data.withUnsafeBufferPointer { o in for i in 0..<n { b[i] = min(.infinity, o[i]) } }
+    }
+    for angle in angles.dropFirst() {
         let opened = lineMedian(contrast, angle: angle, block: length, quantile: quantile)
         sum.data.withUnsafeMutableBufferPointer { s in
             top.data.withUnsafeMutableBufferPointer { t in
@@ -53,17 +63,19 @@ public func separateLines(_ contrast: Plane, angles: [Double], length: Int, quan
             }
         }
     }
-    var out = contrast
     let count = Float(angles.count)
-    out.data.withUnsafeMutableBufferPointer { o in
-        sum.data.withUnsafeBufferPointer { s in
-            top.data.withUnsafeMutableBufferPointer { t in
-                base.data.withUnsafeBufferPointer { b in
-                    for i in 0..<n {
-                        let above = o[i] - b[i]
-                        let single = t[i] - b[i], all = s[i] - count * b[i]
-                        o[i] = above - (additiveCrossings ? all : min(max(above, single), all))
-                        t[i] = single
+    // Written straight into a new plane: a copy of `contrast` changed in place costs a pass.
+    let out = Plane(width: w, height: h) { out in
+        contrast.data.withUnsafeBufferPointer { o in
+            sum.data.withUnsafeBufferPointer { s in
+                top.data.withUnsafeMutableBufferPointer { t in
+                    base.data.withUnsafeBufferPointer { b in
+                        for i in 0..<n {
+                            let above = o[i] - b[i]
+                            let single = t[i] - b[i], all = s[i] - count * b[i]
+                            out[i] = above - (additiveCrossings ? all : min(max(above, single), all))
+                            t[i] = single
+                        }
                     }
                 }
             }
