@@ -39,6 +39,16 @@ struct ClearRingTests {
         config.clearRingContrast = 0.1
         #expect(!isUnstainedDark(ring, config: config))
     }
+
+    /// Blur leaves a defocused live cell only a faint lighter centre (7% of the background
+    /// above its rim): by default that still marks a cell, not debris.
+    @Test func aFaintLighterCentreIsACellByDefault() {
+        let blurred = CellAppearance(hueDeg: 60, saturation: 0.01, interiorContrast: -0.35, centreContrast: -0.2, ringContrast: 0.07)
+        #expect(!isUnstainedDark(blurred, config: PipelineConfig()))
+        var strict = PipelineConfig()
+        strict.clearRingContrast = 0.1
+        #expect(isUnstainedDark(blurred, config: strict))
+    }
 }
 
 @Suite("Boundary threshold")
