@@ -171,15 +171,18 @@ public func boundaryThreshold(_ plane: Plane, noiseMultiple: Double, floor: Doub
 
 /// Share of `sectors` angular sectors (numbered as in `radialEdgeCoverage`) whose rim point,
 /// `r` from the centre on the sector's middle ray, lies where the boundary tests can read a
-/// gradient (one pixel inside the plane's edge), but never below a half: a cell cut by the
-/// image border shows only that part of its boundary, and its centre (which labels place
-/// inside the image) keeps at least about half of it in view.
+/// gradient (one pixel inside the plane's edge), but never below 0.625 (10 of 16): a cell
+/// cut by the image border shows only that part of its boundary, and its centre (which
+/// labels place inside the image) keeps at least about half of it in view; the floor keeps a
+/// sliver of rim from standing for a whole cell.
 /// - Parameters:
 ///   - x, y, r: candidate centre and radius, pixels of a `width` x `height` plane.
 public func visibleSectorShare(x: Double, y: Double, r: Double, width: Int, height: Int,
                                sectors: Int = 16) -> Double {
     guard sectors > 0 else { return 1 }
     let maxX = Double(width - 2), maxY = Double(height - 2)
+    // Nearly every candidate's whole circle is in view: no rim point to test.
+    if x - r >= 1, x + r <= maxX, y - r >= 1, y + r <= maxY { return 1 }
     var visible = 0
     for k in 0..<sectors {
         let a = (Double(k) + 0.5) * 2 * Double.pi / Double(sectors)

@@ -124,8 +124,9 @@ struct CandidatesStage: Stage {
                 var c = c
                 var coverage = 0.0
                 let e = edgeField.evidence(x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
-                if e.coverage / visibleShare(c) >= config.minEdgeCoverage && e.gridAligned <= config.maxGridAlignedEdges {
-                    coverage = e.coverage / visibleShare(c)
+                let edgeCoverage = e.coverage / visibleShare(c)
+                if edgeCoverage >= config.minEdgeCoverage && e.gridAligned <= config.maxGridAlignedEdges {
+                    coverage = edgeCoverage
                 } else if let stain {
                     // A stained cell on a line: its boundary, and its centre, from the stain.
                     c = stain.centred(c)
