@@ -38,6 +38,21 @@ struct BlobDetectorReferenceTests {
         }
     }
 
+    /// The detector settings the scan tests sweep: holes, splits and bright spots each on and
+    /// off, with a label naming them.
+    static func scanSettings() -> [(label: String, settings: BlobDetectorSettings)] {
+        [false, true].flatMap { holes in
+            [false, true].flatMap { split in
+                [0, 0.1].map { spotLevel in
+                    ("holes \(holes) split \(split) spots \(spotLevel)",
+                     BlobDetectorSettings(minRadius: 2, maxRadius: 5, levels: 5, minScore: 3, minContrast: 0.05,
+                                          maxEdgeRatio: 4, splitElongated: split, holes: holes,
+                                          brightSpotLevel: spotLevel))
+                }
+            }
+        }
+    }
+
     /// Widths on both sides of the 8-pixel groups, tiny planes, with and without holes.
     @Test(arguments: [(3, 3), (9, 7), (10, 12), (17, 40), (64, 48), (131, 97)])
     func prefilteredScanMatchesExhaustive(size: (Int, Int)) {
@@ -45,21 +60,14 @@ struct BlobDetectorReferenceTests {
         var support = KernelReferenceTests.noisePlane(width: size.0, height: size.1, seed: 5)
         for i in 0..<support.count where i % 3 == 0 { support.data[i] = 0 }
         // The signed plane as brightness: its small bright discs are spots.
-        for holes in [false, true] {
-            for split in [false, true] {
-                for spotLevel in [0, 0.1] {
-                    let settings = BlobDetectorSettings(minRadius: 2, maxRadius: 5, levels: 5, minScore: 3,
-                                                        minContrast: 0.05, maxEdgeRatio: 4, splitElongated: split,
-                                                        holes: holes, brightSpotLevel: spotLevel)
-                    let fast = detectBlobs(plane, settings: settings, holeSupport: support, brightness: plane,
-                                           exhaustiveScan: false)
-                    let plain = detectBlobs(plane, settings: settings, holeSupport: support, brightness: plane,
-                                            exhaustiveScan: true)
-                    let label = "size \(size) holes \(holes) split \(split) spots \(spotLevel)"
-                    #expect(Self.sameCandidates(fast, plain), "\(label)")
-                    if size.0 * size.1 > 5000 { #expect(fast.count > 5, "\(label): \(fast.count) candidates") }
-                }
-            }
+        for (name, settings) in Self.scanSettings() {
+            let fast = detectBlobs(plane, settings: settings, holeSupport: support, brightness: plane,
+                                   exhaustiveScan: false)
+            let plain = detectBlobs(plane, settings: settings, holeSupport: support, brightness: plane,
+                                    exhaustiveScan: true)
+            let label = "size \(size) \(name)"
+            #expect(Self.sameCandidates(fast, plain), "\(label)")
+            if size.0 * size.1 > 5000 { #expect(fast.count > 5, "\(label): \(fast.count) candidates") }
         }
     }
 }

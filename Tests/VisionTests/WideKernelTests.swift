@@ -42,31 +42,29 @@ struct WideKernelTests {
         let plane = BlobDetectorReferenceTests.blobPlane(width: size.0, height: size.1, seed: UInt64(size.0 * 7 + size.1))
         var support = KernelReferenceTests.noisePlane(width: size.0, height: size.1, seed: 11)
         for i in 0..<support.count where i % 3 == 0 { support.data[i] = 0 }
-        for holes in [false, true] {
-            for split in [false, true] {
-                for spotLevel in [0, 0.1] {
-                    let settings = BlobDetectorSettings(minRadius: 2, maxRadius: 5, levels: 5, minScore: 3,
-                                                        minContrast: 0.05, maxEdgeRatio: 4, splitElongated: split,
-                                                        holes: holes, brightSpotLevel: spotLevel)
-                    let wide = detectBlobs(plane, settings: settings, holeSupport: support, brightness: plane,
-                                           exhaustiveScan: false, wide: true)
-                    let portable = detectBlobs(plane, settings: settings, holeSupport: support, brightness: plane,
-                                               exhaustiveScan: false, wide: false)
-                    #expect(BlobDetectorReferenceTests.sameCandidates(wide, portable),
-                            "size \(size) holes \(holes) split \(split) spots \(spotLevel)")
-                    if size.0 * size.1 > 5000 { #expect(wide.count > 5) }
-                }
-            }
+        for (name, settings) in BlobDetectorReferenceTests.scanSettings() {
+            let wide = detectBlobs(plane, settings: settings, holeSupport: support, brightness: plane,
+                                   exhaustiveScan: false, wide: true)
+            let portable = detectBlobs(plane, settings: settings, holeSupport: support, brightness: plane,
+                                       exhaustiveScan: false, wide: false)
+            #expect(BlobDetectorReferenceTests.sameCandidates(wide, portable), "size \(size) \(name)")
+            if size.0 * size.1 > 5000 { #expect(wide.count > 5) }
+        }
+    }
+
+    /// The voting reference's touching pair on a grid, with a big live cell against the top
+    /// edge and a small dead one near the left.
+    static func cellsOnAGrid() -> Image {
+        EdgeCentreVoteReferenceTests.touchingPairOnAGrid { canvas in
+            canvas.liveCell(x: 95, y: 20, r: 12)
+            canvas.deadCell(x: 15, y: 75, r: 5)
         }
     }
 
     /// Boundary radii summed eight columns at a time in C and by the Swift loop: the same bits,
     /// for centres on, beside and off cells, windows clipped by the image's edges.
     @Test func boundaryRadiusMatchesPortable() {
-        let image = EdgeCentreVoteReferenceTests.touchingPairOnAGrid { canvas in
-            canvas.liveCell(x: 95, y: 20, r: 12)
-            canvas.deadCell(x: 15, y: 75, r: 5)
-        }
+        let image = Self.cellsOnAGrid()
         var sequence = TestSequence(state: 8)
         func next() -> Double { sequence.next() }
         var measured = 0
@@ -119,10 +117,7 @@ struct WideKernelTests {
 
     /// Centre votes from windows read eight pixels at a time and one by one: the same centres.
     @Test func centreVoteMatchesPortable() {
-        let image = EdgeCentreVoteReferenceTests.touchingPairOnAGrid { canvas in
-            canvas.liveCell(x: 95, y: 20, r: 12)
-            canvas.deadCell(x: 15, y: 75, r: 5)
-        }
+        let image = Self.cellsOnAGrid()
         var sequence = TestSequence(state: 5)
         func next() -> Double { sequence.next() }
         var wideScratch = VoteScratch(), portableScratch = VoteScratch()
