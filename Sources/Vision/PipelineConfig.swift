@@ -173,6 +173,13 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Those squares face their centres all round and hold no cell more often than a cell's
     /// centre falls in them. 0 = off.
     public var tripleCrossingMarginPx: Double = 2
+    /// A candidate that passed the boundary test is dropped when the same disc a few radii
+    /// further along a ruling direction (`lineStep`: 2.2 ... 4 radii, whole pixels) differs
+    /// from it by less than this many times the difference noise alone would give
+    /// (`lineShiftResidual` over twice `sampleNoise` squared): a stretch of line (the gaps
+    /// between a sharp triple line's strokes) looks the same further along, a cell on the
+    /// line does not. 0 = off.
+    public var lineShiftRatio: Double = 5
     /// Candidates are tested and vote at a radius of at least this fraction of the smallest
     /// cell radius (0 ... 1).
     public var candidateRadiusFloor: Double = 1

@@ -117,6 +117,11 @@ struct CandidatesStage: Stage {
                 found[i].y = (c.y - shift) / s
             }
         }
+        // Ruling directions, found or (no ruling) the horizontal and vertical that fibre
+        // removal and the crossing test assume too.
+        let rulingAngles = frame.grid?.angles ?? (config.removeFibres ? [0, .pi / 2] : [])
+        let noise = config.lineShiftRatio > 0 ? edgeMap.map { Double(sampleNoise($0.0)) } ?? 0 : 0
+        let lineShiftLimit = config.lineShiftRatio * 2 * noise * noise
         // Boundary evidence: a cell's rim faces its centre all the way round; line leftovers,
         // crossings and specks do not.
         if let (smoothLog, threshold) = edgeMap, let edgeField {
@@ -147,6 +152,14 @@ struct CandidatesStage: Stage {
                    darkRimDepth(smoothLog, x: c.x, y: c.y, innerRadius: 0.6 * c.r, outerRadius: 1.6 * c.r) > -Float(config.minRimDepth) {
                     return nil
                 }
+                // A stretch of line looks the same a few radii further along it; a cell does not.
+                if lineShiftLimit > 0, rulingAngles.contains(where: { angle in
+                    guard let step = lineStep(angle: angle, minLength: 2.2 * c.r, maxLength: 4 * c.r, tolerance: 0.1),
+                          let residual = lineShiftResidual(smoothLog, x: c.x, y: c.y, r: c.r, step: step) else { return false }
+                    return residual < lineShiftLimit
+                }) {
+                    return nil
+                }
                 c.coverage = coverage
                 return c
             }.compactMap { $0 }
@@ -171,9 +184,8 @@ struct CandidatesStage: Stage {
             }.compactMap { $0 }
         }
         // With no ruling found (a partial view shows too few lines for the periodicity test),
-        // the horizontal and vertical directions fibre removal already uses: rulings are
-        // photographed square to the frame more often than not.
-        let rulingAngles = frame.grid?.angles ?? (config.removeFibres ? [0, .pi / 2] : [])
+        // crossings are looked for along the horizontal and vertical (`rulingAngles`): rulings
+        // are photographed square to the frame more often than not.
         // Crossings of lines a third as strong as the faintest cell: visible lines, not noise.
         let faintCrossingLevel = Float(min(config.crossingLineContrast, 0.3 * config.minContrast))
         if config.crossingLineContrast > 0, rulingAngles.count >= 2 {
