@@ -180,6 +180,11 @@ public struct PipelineConfig: Sendable, Equatable {
     /// between a sharp triple line's strokes) looks the same further along, a cell on the
     /// line does not. 0 = off.
     public var lineShiftRatio: Double = 5
+    /// When a candidate fails the boundary test where centre voting moved it, it is tested
+    /// where the detector put it, and kept there when it passes with at least this share of
+    /// the sectors showing its rim (0 ... 1; 0 = off): a vote can pull a centre off its cell,
+    /// towards a touching neighbour or a line's edge.
+    public var keepUnvotedCoverage: Double = 0.9375
     /// Candidates are tested and vote at a radius of at least this fraction of the smallest
     /// cell radius (0 ... 1).
     public var candidateRadiusFloor: Double = 1

@@ -67,6 +67,7 @@ enum ConfigKey {
             .number("crossingLineContrast", \.crossingLineContrast, 0...100),
             .number("tripleCrossingMarginPx", \.tripleCrossingMarginPx, 0...100),
             .number("lineShiftRatio", \.lineShiftRatio, 0...1000),
+            .number("keepUnvotedCoverage", \.keepUnvotedCoverage, 0...1),
             .number("candidateRadiusFloor", \.candidateRadiusFloor, 0...1),
             .number("minCircularity", \.minCircularity, 0...1),
             .number("minSolidity", \.minSolidity, 0...1),

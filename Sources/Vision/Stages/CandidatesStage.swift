@@ -67,6 +67,8 @@ struct CandidatesStage: Stage {
             }
         }
         let s = Double(frame.scale), shift = (s - 1) / 2
+        // Where the detector put each candidate, kept for the boundary test when voting ran.
+        var detected: [Candidate] = []
         if config.voteCentres {
             // On the full-resolution image: a working pixel is a sizeable part of a small cell.
             // Candidates with hardly any boundary around them (noise, line leftovers: most of
@@ -87,6 +89,7 @@ struct CandidatesStage: Stage {
                 }
                 found = found.indices.filter { kept[$0] }.map { found[$0] }
             }
+            if config.keepUnvotedCoverage > 0 { detected = found }
             var scratch = VoteScratch()
             for i in spatialOrder(found) {
                 let x0 = found[i].x * s + shift, y0 = found[i].y * s + shift
@@ -125,13 +128,26 @@ struct CandidatesStage: Stage {
         // Boundary evidence: a cell's rim faces its centre all the way round; line leftovers,
         // crossings and specks do not.
         if let (smoothLog, threshold) = edgeMap, let edgeField {
-            found = inSpatialOrder(found) { c -> Candidate? in
-                var c = c
-                var coverage = 0.0
+            func boundaryEvidence(_ c: Candidate) -> (coverage: Double, passes: Bool) {
                 let e = edgeField.evidence(x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
-                let edgeCoverage = e.coverage / visibleShare(c)
-                if edgeCoverage >= config.minEdgeCoverage && e.gridAligned <= config.maxGridAlignedEdges {
-                    coverage = edgeCoverage
+                let coverage = e.coverage / visibleShare(c)
+                return (coverage, coverage >= config.minEdgeCoverage && e.gridAligned <= config.maxGridAlignedEdges)
+            }
+            func test(_ voted: Candidate, detected: Candidate?) -> Candidate? {
+                var c = voted
+                var coverage = 0.0
+                var e = boundaryEvidence(c)
+                // A vote can pull a centre off its cell (towards a touching neighbour, onto a
+                // line's edge) where the detector had it right: there the whole rim shows.
+                if !e.passes, let detected {
+                    let there = boundaryEvidence(detected)
+                    if there.passes && there.coverage >= config.keepUnvotedCoverage {
+                        c = detected
+                        e = there
+                    }
+                }
+                if e.passes {
+                    coverage = e.coverage
                 } else if let stain {
                     // A stained cell on a line: its boundary, and its centre, from the stain.
                     c = stain.centred(c)
@@ -162,7 +178,10 @@ struct CandidatesStage: Stage {
                 }
                 c.coverage = coverage
                 return c
-            }.compactMap { $0 }
+            }
+            var kept = [Candidate?](repeating: nil, count: found.count)
+            for i in spatialOrder(found) { kept[i] = test(found[i], detected: detected.isEmpty ? nil : detected[i]) }
+            found = kept.compactMap { $0 }
         }
         for i in found.indices {
             found[i].x = found[i].x * s + shift
