@@ -33,13 +33,15 @@ struct LineShiftTests {
     }
 
     @Test func stepsFollowTheLine() throws {
-        let straight = try #require(lineStep(angle: .pi / 2, minLength: 5, maxLength: 10, tolerance: 0.1))
+        let straight = try #require(LineSteps(angle: .pi / 2, maxLength: 12, tolerance: 0.1).step(minLength: 5, maxLength: 10))
         #expect(straight.dx == 0 && abs(straight.dy) >= 5 && abs(straight.dy) <= 10)
         // 7.125 degrees: (8, 1) lies on the line exactly.
-        let tilted = try #require(lineStep(angle: atan2(1, 8), minLength: 6, maxLength: 10, tolerance: 0.01))
+        let tilted = try #require(LineSteps(angle: atan2(1, 8), maxLength: 12, tolerance: 0.01).step(minLength: 6, maxLength: 10))
         #expect(tilted.dx == 8 && tilted.dy == 1)
+        // Only steps the table was formed for: none longer than its maxLength.
+        #expect(LineSteps(angle: atan2(1, 8), maxLength: 7, tolerance: 0.01).step(minLength: 6, maxLength: 10) == nil)
         // No whole step of at most 3 pixels stays within 0.01 px of a 20-degree line.
-        #expect(lineStep(angle: 20 * .pi / 180, minLength: 2, maxLength: 3, tolerance: 0.01) == nil)
+        #expect(LineSteps(angle: 20 * .pi / 180, maxLength: 3, tolerance: 0.01).step(minLength: 2, maxLength: 3) == nil)
     }
 
     @Test func aLineExplainsItselfButNotACellOnIt() throws {

@@ -26,25 +26,44 @@ public func sampleNoise(_ plane: Plane, gap: Int = 3, stride: Int = 7) -> Float 
     return q / 0.3186 / Float(2).squareRoot()
 }
 
-/// The whole-pixel step along a line direction, between `minLength` and `maxLength` pixels
-/// long, that strays least from the line (perpendicular offset, pixels), or nil when every
-/// such step strays more than `tolerance`. Whole-pixel steps compare samples without
-/// interpolation, which would blur a sharp line's edges and stand for a difference.
-public func lineStep(angle: Double, minLength: Double, maxLength: Double, tolerance: Double) -> (dx: Int, dy: Int)? {
-    let c = cos(angle), s = sin(angle)
-    var best: (dx: Int, dy: Int, off: Double)?
-    let m = Int(maxLength.rounded(.up))
-    for dy in -m...m {
-        for dx in -m...m {
-            let len2 = Double(dx * dx + dy * dy)
-            guard len2 >= minLength * minLength, len2 <= maxLength * maxLength else { continue }
-            let along = Double(dx) * c + Double(dy) * s
-            guard along > 0 else { continue }
-            let off = abs(-Double(dx) * s + Double(dy) * c)
-            if off <= tolerance, best == nil || off < best!.off - 1e-12 { best = (dx, dy, off) }
+/// The whole-pixel steps along one line direction that stray from it by at most a tolerance,
+/// formed once per image: every candidate of the image asks for one of them.
+///
+/// Whole-pixel steps compare samples without interpolation, which would blur a sharp line's
+/// edges and stand for a difference of its own.
+public struct LineSteps: Sendable {
+    /// Steps up to the longest asked for, each with its perpendicular offset from the line.
+    private let steps: [(dx: Int, dy: Int, length: Double, offset: Double)]
+
+    /// - Parameters:
+    ///   - angle: the line's direction, radians (x right, y down).
+    ///   - maxLength: the longest step any candidate will ask for, pixels.
+    ///   - tolerance: the largest perpendicular offset from the line, pixels.
+    public init(angle: Double, maxLength: Double, tolerance: Double) {
+        let c = cos(angle), s = sin(angle)
+        let m = Int(max(0, maxLength).rounded(.up))
+        var steps: [(dx: Int, dy: Int, length: Double, offset: Double)] = []
+        for dy in -m...m {
+            for dx in -m...m {
+                // Both directions are compared: one step of each opposite pair will do.
+                guard Double(dx) * c + Double(dy) * s > 0 else { continue }
+                let offset = abs(-Double(dx) * s + Double(dy) * c)
+                let length = Double(dx * dx + dy * dy).squareRoot()
+                if offset <= tolerance, length <= maxLength { steps.append((dx, dy, length, offset)) }
+            }
         }
+        self.steps = steps
     }
-    return best.map { ($0.dx, $0.dy) }
+
+    /// The step between `minLength` and `maxLength` pixels long that strays least from the
+    /// line, or nil when there is none within the tolerance.
+    public func step(minLength: Double, maxLength: Double) -> (dx: Int, dy: Int)? {
+        var best: (dx: Int, dy: Int, offset: Double)?
+        for s in steps where s.length >= minLength && s.length <= maxLength {
+            if best == nil || s.offset < best!.offset - 1e-12 { best = (s.dx, s.dy, s.offset) }
+        }
+        return best.map { ($0.dx, $0.dy) }
+    }
 }
 
 /// How much of a disc the same disc a whole-pixel `step` away does not explain: the mean
@@ -59,7 +78,7 @@ public func lineStep(angle: Double, minLength: Double, maxLength: Double, tolera
 ///
 /// - Parameters:
 ///   - x, y, r: the disc, plane pixels.
-///   - step: the shift along the line, whole pixels (`lineStep`).
+///   - step: the shift along the line, whole pixels (`LineSteps`).
 public func lineShiftResidual(_ plane: Plane, x: Double, y: Double, r: Double, step: (dx: Int, dy: Int)) -> Double? {
     let w = plane.width, h = plane.height
     let xLo = Int((x - r).rounded(.up)), xHi = Int((x + r).rounded(.down))

@@ -125,6 +125,7 @@ struct CandidatesStage: Stage {
         let rulingAngles = frame.grid?.angles ?? (config.removeFibres ? [0, .pi / 2] : [])
         let noise = config.lineShiftRatio > 0 ? edgeMap.map { Double(sampleNoise($0.0)) } ?? 0 : 0
         let lineShiftLimit = config.lineShiftRatio * 2 * noise * noise
+        let lineSteps = lineShiftLimit > 0 ? rulingAngles.map { LineSteps(angle: $0, maxLength: 4 * maxR, tolerance: 0.1) } : []
         // Boundary evidence: a cell's rim faces its centre all the way round; line leftovers,
         // crossings and specks do not.
         if let (smoothLog, threshold) = edgeMap, let edgeField {
@@ -169,8 +170,8 @@ struct CandidatesStage: Stage {
                     return nil
                 }
                 // A stretch of line looks the same a few radii further along it; a cell does not.
-                if lineShiftLimit > 0, rulingAngles.contains(where: { angle in
-                    guard let step = lineStep(angle: angle, minLength: 2.2 * c.r, maxLength: 4 * c.r, tolerance: 0.1),
+                if lineSteps.contains(where: { steps in
+                    guard let step = steps.step(minLength: 2.2 * c.r, maxLength: 4 * c.r),
                           let residual = lineShiftResidual(smoothLog, x: c.x, y: c.y, r: c.r, step: step) else { return false }
                     return residual < lineShiftLimit
                 }) {
