@@ -164,9 +164,12 @@ public struct PipelineConfig: Sendable, Equatable {
     /// are grey, so there a dead cell lying on a line keeps a boundary all round. 0 = off.
     public var stainLevel: Double = 0.1
     /// Candidates where both ruling directions carry a line at least this strong (log contrast
-    /// above the floor along their bisectors; `isOnCrossing`) are dropped: heavy crossings
-    /// leave residues and little squares that look like cells. 0 = off.
-    public var crossingLineContrast: Double = 0.24
+    /// above the floor along their bisectors; `isOnCrossing`) are dropped: crossings leave
+    /// residues and little squares that look like cells, also where a single line of the small
+    /// squares crosses a triple line (0.24, heavy lines only, left those). Only candidates of
+    /// the ruling's polarity and without stain (`isCrossingResidue`): a clear or a stained cell
+    /// lying on a crossing is kept. 0 = off.
+    public var crossingLineContrast: Double = 0.12
     /// Where the grid stage registered the ruling's scale: unstained candidates centred on
     /// the core of two crossing triple lines (within `tripleLineOffsetUm` plus this margin,
     /// pixels, of both middle lines: the little squares between the strokes) are dropped.
