@@ -121,6 +121,11 @@ struct RingEvidenceReferenceTests {
                     for length in [1e-3, 1.0, 7.5, 1e4] { directions.append((length * cos(a + da), length * sin(a + da))) }
                 }
             }
+            // Pixel offsets from a centre between pixels, as the boundary tests form them.
+            for k in 0..<4000 {
+                let t = Double(k)
+                directions.append((Double(k % 61 - 30) - 0.37 * sin(t), Double(k / 61 - 32) - 0.29 * cos(t)))
+            }
             for (dx, dy) in directions {
                 var a = atan2(dy, dx)
                 if a < 0 { a += 2 * .pi }

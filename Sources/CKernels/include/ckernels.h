@@ -71,4 +71,16 @@ int ck_has_avx2(void);
 void ck_grey_window_avx2(const unsigned char *rgb, long image_width, long x0, long y0, long width, long height,
                          float *grey);
 
+/// `centreVoteMap`'s votes (AVX2, no fused multiply-add): every pixel (x, y) off the plane's
+/// border with g2 = gx gx + gy gy > t2 (gx = (p[1] - p[-1]) * 0.5f, gy = (p[w] - p[-w]) * 0.5f)
+/// whose gradient lies within acos(aligned_cos) of none of the `normal_count` unit normals
+/// (x, y pairs in `normals`: |nx gx + ny gy| >= aligned_cos sqrtf(g2) rules it out) adds 1 to
+/// the bins floor(p +- (inner + s dstep) u), s = 0 ... steps, u = g / sqrtf(g2), p = (x + 0.5,
+/// y + 0.5), that lie in the plane; the others to `votes[width * height]`. The same IEEE
+/// single operations as the Swift loop, and the counts are integers: the same counts.
+/// - votes: width * height + 1 floats; width * height below 2^31.
+/// Only call when `ck_has_avx2()` returned 1.
+void ck_centre_votes_avx2(const float *plane, long width, long height, float t2, const float *normals,
+                          long normal_count, float aligned_cos, float inner, float dstep, long steps, float *votes);
+
 #endif

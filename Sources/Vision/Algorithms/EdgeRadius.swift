@@ -31,50 +31,52 @@ func boundaryRadius(_ image: Image, x: Double, y: Double, r: Double, wide: Bool)
     // from the centre (its square, and as Float), per row the Sobel derivatives and the terms
     // of the pixels that pass, in column order.
     let ww = x1 - x0 + 3, wh = y1 - y0 + 3, iw = ww - 2
-    var grey = [Float](repeating: 0, count: ww * wh)
-    var columns = [Double](repeating: 0, count: 3 * iw + 4), columnsF = [Float](repeating: 0, count: 3 * iw + 4)
     var sum = 0.0, weight = 0.0
     let cosLimit: Float = 0.9
     let limit = outer * outer
     let wide = wide && wideConvolution
-    grey.withUnsafeMutableBufferPointer { g in
-        greyWindow(image, x0: x0 - 1, y0: y0 - 1, width: ww, height: wh, into: g.baseAddress!, wide: wide)
-        columns.withUnsafeMutableBufferPointer { cb in
-            columnsF.withUnsafeMutableBufferPointer { fb in
-                let dx2 = cb.baseAddress!, terms = dx2 + iw, alongs = terms + iw + 2
-                let fdx = fb.baseAddress!, gxs = fdx + iw, gys = gxs + iw + 2
-                for xx in 0..<iw {
-                    let dx = Double(x0 + xx) - x
-                    dx2[xx] = dx * dx
-                    fdx[xx] = Float(dx)
+    // Temporary storage, not arrays: thousands of calls per image each allocated and zeroed
+    // three. The window's grey values are all written before they are read, so only the
+    // small column tables are zeroed first.
+    withUnsafeTemporaryAllocation(of: Float.self, capacity: ww * wh + 3 * iw + 4) { floats in
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * iw + 4) { doubles in
+            let g = floats.baseAddress!
+            greyWindow(image, x0: x0 - 1, y0: y0 - 1, width: ww, height: wh, into: g, wide: wide)
+            let dx2 = doubles.baseAddress!, terms = dx2 + iw, alongs = terms + iw + 2
+            let fdx = g + ww * wh, gxs = fdx + iw, gys = gxs + iw + 2
+            dx2.initialize(repeating: 0, count: 3 * iw + 4)
+            fdx.initialize(repeating: 0, count: 3 * iw + 4)
+            for xx in 0..<iw {
+                let dx = Double(x0 + xx) - x
+                dx2[xx] = dx * dx
+                fdx[xx] = Float(dx)
+            }
+            for yy in 0..<(wh - 2) {
+                let dy = Double(y0 + yy) - y
+                let dy2 = dy * dy
+                // dx * dx + dy * dy >= dy * dy in floating point too: the row holds no
+                // pixel within reach.
+                guard dy2 <= limit else { continue }
+                // dx * dx grows with |dx| and dx with the column, so the columns within
+                // reach are one run; the per-pixel test below still decides.
+                var lo = 0, hi = iw
+                while lo < hi && !(dx2[lo] + dy2 <= limit) { lo &+= 1 }
+                while hi > lo && !(dx2[hi &- 1] + dy2 <= limit) { hi &-= 1 }
+                guard lo < hi else { continue }
+                if wide {
+                    ck_radial_row_avx(g, ww, yy, lo, hi, dx2, fdx, dy2, Float(dy), limit,
+                                      cosLimit * cosLimit, &sum, &weight)
+                    continue
                 }
-                for yy in 0..<(wh - 2) {
-                    let dy = Double(y0 + yy) - y
-                    let dy2 = dy * dy
-                    // dx * dx + dy * dy >= dy * dy in floating point too: the row holds no
-                    // pixel within reach.
-                    guard dy2 <= limit else { continue }
-                    // dx * dx grows with |dx| and dx with the column, so the columns within
-                    // reach are one run; the per-pixel test below still decides.
-                    var lo = 0, hi = iw
-                    while lo < hi && !(dx2[lo] + dy2 <= limit) { lo &+= 1 }
-                    while hi > lo && !(dx2[hi &- 1] + dy2 <= limit) { hi &-= 1 }
-                    guard lo < hi else { continue }
-                    if wide {
-                        ck_radial_row_avx(g.baseAddress!, ww, yy, lo, hi, dx2, fdx, dy2, Float(dy), limit,
-                                          cosLimit * cosLimit, &sum, &weight)
-                        continue
-                    }
-                    sobelRow(g.baseAddress!, width: ww, row: yy, columns: lo..<hi, gx: gxs, gy: gys)
-                    let passed = radialTerms(dx2: dx2, fdx: fdx, gx: gxs, gy: gys, columns: lo..<hi, dy2: dy2,
-                                             fdy: Float(dy), limit: limit, cosLimit: cosLimit,
-                                             terms: terms, alongs: alongs)
-                    // The sums run over the passing pixels in column order, as the per-pixel
-                    // loop adds them.
-                    for i in 0..<passed {
-                        sum += terms[i]
-                        weight += alongs[i]
-                    }
+                sobelRow(g, width: ww, row: yy, columns: lo..<hi, gx: gxs, gy: gys)
+                let passed = radialTerms(dx2: dx2, fdx: fdx, gx: gxs, gy: gys, columns: lo..<hi, dy2: dy2,
+                                         fdy: Float(dy), limit: limit, cosLimit: cosLimit,
+                                         terms: terms, alongs: alongs)
+                // The sums run over the passing pixels in column order, as the per-pixel
+                // loop adds them.
+                for i in 0..<passed {
+                    sum += terms[i]
+                    weight += alongs[i]
                 }
             }
         }

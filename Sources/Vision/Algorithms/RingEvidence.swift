@@ -115,7 +115,8 @@ struct SectorLocator {
         let length = abs(dx) + abs(dy)
         // Sectors of half a turn or more are no cone for the cross-product test.
         if sectors >= 3, length > 0, length.isFinite {
-            let guess = min(sectors - 1, max(0, Int(approximateTurns(dx: dx, dy: dy) * Double(sectors))))
+            let guess = sectors == 16 ? sixteenth(dx: dx, dy: dy)
+                : min(sectors - 1, max(0, Int(approximateTurns(dx: dx, dy: dy) * Double(sectors))))
             let lower = boundaries[guess], upper = boundaries[guess + 1]
             // |cross| <= |b| |d| <= length; 1e-9 is many orders above the rounding of both.
             let margin = 1e-9 * length
@@ -124,6 +125,19 @@ struct SectorLocator {
         var a = atan2(dy, dx)
         if a < 0 { a += 2 * .pi }
         return min(sectors - 1, Int(a / (2 * .pi) * Double(sectors)))
+    }
+
+    /// The sixteenth of a turn the direction lies in, from its quadrant and two comparisons
+    /// with tan(22.5 degrees) (no division or polynomial: the boundary test runs this for every
+    /// pixel facing a candidate). Only a guess; `callAsFunction` confirms it.
+    @inline(__always)
+    private func sixteenth(dx: Double, dy: Double) -> Int {
+        let ax = abs(dx), ay = abs(dy)
+        let slope = 0.414_213_562_373_095_1
+        // Sixteenths into the quadrant, counted from the x axis.
+        let q = ay < slope * ax ? 0 : ay < ax ? 1 : ax > slope * ay ? 2 : 3
+        if dy >= 0 { return dx >= 0 ? q : 7 - q }
+        return dx >= 0 ? 15 - q : 8 + q
     }
 
     /// The direction's angle in turns (0 ..< 1) to about 1e-5: a polynomial arctangent on the

@@ -1,0 +1,94 @@
+import Testing
+import Imaging
+@testable import Vision
+
+/// `measureAppearance`'s zone runs against the plain per-sample zone tests written out here:
+/// every field must come out bit for bit the same.
+@Suite("Appearance reference")
+struct AppearanceReferenceTests {
+    /// The measurement as first written: every sample of the window tested against each zone.
+    static func referenceAppearance(_ image: Image, x: Double, y: Double, r: Double) -> CellAppearance {
+        let w = image.width, h = image.height
+        let step = max(1, Int(r / 6))
+        let outer = 2.2 * r
+        let x0 = max(0, Int((x - outer).rounded(.down))), x1 = min(w - 1, Int((x + outer).rounded(.up)))
+        let y0 = max(0, Int((y - outer).rounded(.down))), y1 = min(h - 1, Int((y + outer).rounded(.up)))
+        var inner = (r: 0.0, g: 0.0, b: 0.0, lum: 0.0, n: 0.0)
+        var ring = (r: 0.0, g: 0.0, b: 0.0, lum: 0.0, n: 0.0)
+        var centreMax = 0.0, centreSum = 0.0, centreCount = 0.0, rimSum = 0.0, rimCount = 0.0
+        let ri2 = (0.6 * r) * (0.6 * r), rc2 = max(1, (0.35 * r) * (0.35 * r)), rr2 = (1.1 * r) * (1.1 * r)
+        let ra2 = (1.5 * r) * (1.5 * r), rb2 = outer * outer
+        guard x0 <= x1, y0 <= y1 else { return CellAppearance(hueDeg: 0, saturation: 0, interiorContrast: 0, centreContrast: 0) }
+        for yy in stride(from: y0, through: y1, by: step) {
+            let dy = Double(yy) - y
+            for xx in stride(from: x0, through: x1, by: step) {
+                let dx = Double(xx) - x
+                let d2 = dx * dx + dy * dy
+                guard d2 <= rr2 || (d2 >= ra2 && d2 <= rb2) else { continue }
+                let p = (yy * w + xx) * 3
+                let lr = Double(srgbToLinear[Int(image.pixels[p])]), lg = Double(srgbToLinear[Int(image.pixels[p + 1])])
+                let lb = Double(srgbToLinear[Int(image.pixels[p + 2])])
+                let lum = 0.2126 * lr + 0.7152 * lg + 0.0722 * lb
+                if d2 <= ri2 {
+                    inner.r += lr; inner.g += lg; inner.b += lb; inner.lum += lum; inner.n += 1
+                    if d2 <= rc2 {
+                        centreMax = max(centreMax, lum)
+                        centreSum += lum
+                        centreCount += 1
+                    }
+                } else if d2 <= rr2 {
+                    rimSum += lum
+                    rimCount += 1
+                } else {
+                    ring.r += lr; ring.g += lg; ring.b += lb; ring.lum += lum; ring.n += 1
+                }
+            }
+        }
+        _ = h
+        guard inner.n > 0 else { return CellAppearance(hueDeg: 0, saturation: 0, interiorContrast: 0, centreContrast: 0) }
+        let eps = 1e-3
+        let bg = ring.n > 0 ? (ring.r / ring.n, ring.g / ring.n, ring.b / ring.n, ring.lum / ring.n)
+                            : (inner.r / inner.n, inner.g / inner.n, inner.b / inner.n, inner.lum / inner.n)
+        let cr = (inner.r / inner.n + eps) / (bg.0 + eps)
+        let cg = (inner.g / inner.n + eps) / (bg.1 + eps)
+        let cb = (inner.b / inner.n + eps) / (bg.2 + eps)
+        let hsv = hsvFrom(r: cr, g: cg, b: cb)
+        let centreMean = centreCount > 0 ? centreSum / centreCount : inner.lum / inner.n
+        let rimMean = rimCount > 0 ? rimSum / rimCount : centreMean
+        return CellAppearance(hueDeg: hsv.h, saturation: hsv.s,
+                              interiorContrast: (inner.lum / inner.n + eps) / (bg.3 + eps) - 1,
+                              centreContrast: (centreMax + eps) / (bg.3 + eps) - 1,
+                              ringContrast: (centreMean - rimMean) / (bg.3 + eps))
+    }
+
+    static func same(_ a: CellAppearance, _ b: CellAppearance) -> Bool {
+        a.hueDeg.bitPattern == b.hueDeg.bitPattern && a.saturation.bitPattern == b.saturation.bitPattern
+            && a.interiorContrast.bitPattern == b.interiorContrast.bitPattern
+            && a.centreContrast.bitPattern == b.centreContrast.bitPattern
+            && a.ringContrast.bitPattern == b.ringContrast.bitPattern
+    }
+
+    @Test func zoneRunsMatchThePerSampleTests() {
+        let w = 97, h = 83
+        var state: UInt64 = 12_345
+        @inline(__always) func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 33
+        }
+        let pixels = (0..<(w * h * 3)).map { _ in UInt8(truncatingIfNeeded: next()) }
+        let image = Image(width: w, height: h, pixels: pixels)
+        // Integer, half-integer and arbitrary centres, inside and across every border; radii
+        // from none to past the window subsampling (step > 1 from r = 12).
+        var checked = 0
+        for trial in 0..<3000 {
+            let r: Double = trial % 50 == 0 ? 0 : Double(next() % 4000) / 100
+            var x = Double(next() % 12_000) / 100 - 10, y = Double(next() % 10_000) / 100 - 8
+            if trial % 3 == 0 { x = x.rounded(); y = y.rounded() } else if trial % 3 == 1 { x = x.rounded() + 0.5 }
+            let want = Self.referenceAppearance(image, x: x, y: y, r: r)
+            let got = measureAppearance(image, x: x, y: y, r: r)
+            #expect(Self.same(got, want), "x \(x) y \(y) r \(r)")
+            checked += 1
+        }
+        #expect(checked == 3000)
+    }
+}
