@@ -44,21 +44,8 @@ struct AppearanceReferenceTests {
                 }
             }
         }
-        _ = h
-        guard inner.n > 0 else { return CellAppearance(hueDeg: 0, saturation: 0, interiorContrast: 0, centreContrast: 0) }
-        let eps = 1e-3
-        let bg = ring.n > 0 ? (ring.r / ring.n, ring.g / ring.n, ring.b / ring.n, ring.lum / ring.n)
-                            : (inner.r / inner.n, inner.g / inner.n, inner.b / inner.n, inner.lum / inner.n)
-        let cr = (inner.r / inner.n + eps) / (bg.0 + eps)
-        let cg = (inner.g / inner.n + eps) / (bg.1 + eps)
-        let cb = (inner.b / inner.n + eps) / (bg.2 + eps)
-        let hsv = hsvFrom(r: cr, g: cg, b: cb)
-        let centreMean = centreCount > 0 ? centreSum / centreCount : inner.lum / inner.n
-        let rimMean = rimCount > 0 ? rimSum / rimCount : centreMean
-        return CellAppearance(hueDeg: hsv.h, saturation: hsv.s,
-                              interiorContrast: (inner.lum / inner.n + eps) / (bg.3 + eps) - 1,
-                              centreContrast: (centreMax + eps) / (bg.3 + eps) - 1,
-                              ringContrast: (centreMean - rimMean) / (bg.3 + eps))
+        return appearance(inner: inner, ring: ring, centreMax: centreMax, centreSum: centreSum, centreCount: centreCount,
+                          rimSum: rimSum, rimCount: rimCount)
     }
 
     static func same(_ a: CellAppearance, _ b: CellAppearance) -> Bool {

@@ -108,6 +108,18 @@ public func measureAppearance(_ image: Image, x: Double, y: Double, r: Double) -
             }
         }
     }
+    return appearance(inner: inner, ring: ring, centreMax: centreMax, centreSum: centreSum, centreCount: centreCount,
+                      rimSum: rimSum, rimCount: rimCount)
+}
+
+/// Sums of linear red, green, blue and luminance over a zone's samples, and their number.
+typealias ZoneSums = (r: Double, g: Double, b: Double, lum: Double, n: Double)
+
+/// A measurement's fields from its zone sums (`measureAppearance`): the interior (0.6 r),
+/// the background annulus, the centre disc's brightest, summed and counted luminance, and
+/// the rim annulus's summed and counted luminance.
+func appearance(inner: ZoneSums, ring: ZoneSums, centreMax: Double, centreSum: Double, centreCount: Double,
+                rimSum: Double, rimCount: Double) -> CellAppearance {
     guard inner.n > 0 else { return CellAppearance(hueDeg: 0, saturation: 0, interiorContrast: 0, centreContrast: 0) }
     let eps = 1e-3
     let bg = ring.n > 0 ? (ring.r / ring.n, ring.g / ring.n, ring.b / ring.n, ring.lum / ring.n)
