@@ -3,7 +3,8 @@ import Foundation
 /// Per-sample noise (a standard deviation, in plane units) from the differences of samples
 /// `gap` pixels apart along the rows: far enough apart that a light smoothing left their noise
 /// independent, so each difference carries twice the sample variance. The 25th percentile of
-/// |difference| (`robustNoise`) keeps the estimate right when most of the image is structure.
+/// |difference| (`sigmaFromMagnitudes`) keeps the estimate right when most of the image is
+/// structure.
 ///
 /// - Parameters:
 ///   - gap: distance of the compared samples, pixels (more than the smoothing's reach).
@@ -20,10 +21,7 @@ public func sampleNoise(_ plane: Plane, gap: Int = 3, stride: Int = 7) -> Float 
             i += max(1, stride)
         }
     }
-    guard !differences.isEmpty else { return 0 }
-    var bucket: [Float] = []
-    let q = differences.withUnsafeBufferPointer { selectKthNonNegative($0, $0.count / 4, scratch: &bucket) }
-    return q / 0.3186 / Float(2).squareRoot()
+    return sigmaFromMagnitudes(differences) / Float(2).squareRoot()
 }
 
 /// The whole-pixel steps along one line direction that stray from it by at most a tolerance,

@@ -169,10 +169,7 @@ public func gradientNoise(_ plane: Plane, stride: Int = 7) -> Float {
             i += max(1, stride)
         }
     }
-    // |x| is non-negative: one histogram pass instead of quickselect over ~n / 7 samples.
-    guard !samples.isEmpty else { return 0 }
-    var bucket: [Float] = []
-    return samples.withUnsafeBufferPointer { selectKthNonNegative($0, $0.count / 4, scratch: &bucket) } / 0.3186
+    return sigmaFromMagnitudes(samples)
 }
 
 /// The gradient a boundary pixel must exceed (`radialEdgeCoverage`, plane units per pixel):

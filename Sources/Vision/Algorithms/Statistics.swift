@@ -42,6 +42,15 @@ public func robustNoise(_ plane: Plane, stride: Int, scratch: inout [Float]) -> 
     quantileAbsolute(plane, 0.25, stride: stride, scratch: &scratch) / 0.3186
 }
 
+/// Robust standard deviation of a zero-centred signal from samples of its magnitude |x|: their
+/// 25th percentile over 0.3186 (as `robustNoise`); 0 without samples. The magnitudes are
+/// non-negative: one histogram pass instead of quickselect.
+func sigmaFromMagnitudes(_ magnitudes: [Float]) -> Float {
+    guard !magnitudes.isEmpty else { return 0 }
+    var bucket: [Float] = []
+    return magnitudes.withUnsafeBufferPointer { selectKthNonNegative($0, $0.count / 4, scratch: &bucket) } / 0.3186
+}
+
 /// The q-quantile (0 ... 1) of |x| over every `stride`-th sample.
 public func quantileAbsolute(_ plane: Plane, _ q: Double, stride: Int, scratch: inout [Float]) -> Float {
     scratch.removeAll(keepingCapacity: true)
