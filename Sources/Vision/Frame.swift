@@ -87,6 +87,8 @@ public struct Frame: Sendable {
     public var glareRatio: Double = 0
     public var isGreyscale = false
     public var flags: [String] = []
+    /// Candidates near a few points, step by step (`Pipeline.explain`); nil on ordinary runs.
+    public var trace: CandidateTrace?
 
     public init(image: Image, config: PipelineConfig) {
         self.image = image

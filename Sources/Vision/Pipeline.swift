@@ -24,6 +24,21 @@ public struct Pipeline: Sendable {
     /// bounded by the longest stage.
     public func run(_ image: Image, shouldStop: () -> String?) throws -> PipelineResult {
         var frame = Frame(image: image, config: config)
+        return try run(&frame, shouldStop: shouldStop)
+    }
+
+    /// Runs every stage on `image` and tells, step by step, which candidates were near each
+    /// of `probes` (image pixels; "near" = within `reach` pixels): where a missed cell was lost
+    /// and where a false detection came from.
+    public func explain(_ image: Image, probes: [CandidateTrace.Probe], reach: Double) throws -> (PipelineResult, CandidateTrace) {
+        var frame = Frame(image: image, config: config)
+        frame.trace = CandidateTrace(probes: probes, reach: reach)
+        let result = try run(&frame, shouldStop: { nil })
+        return (result, frame.trace!)
+    }
+
+    private func run(_ frame: inout Frame, shouldStop: () -> String?) throws -> PipelineResult {
+        let image = frame.image
         var timings: [StageTiming] = []
         timings.reserveCapacity(stages.count)
         for stage in stages {

@@ -43,10 +43,14 @@ struct CandidatesStage: Stage {
                 minContrast: config.minContrast, maxEdgeRatio: config.maxEdgeRatio,
                 splitElongated: config.splitElongated, holes: config.detectHoles,
                 brightSpotLevel: config.brightSpotLevel), holeSupport: separated.lines, brightness: edgeMap?.0)
+            frame.trace?.record("detector (dog)", working: found, scale: frame.scale) { c in
+                "score \(fmt(c.score)), contrast \(fmt(c.contrast))" + (c.brightSpot ? ", bright spot" : "")
+            }
         case .threshold:
             found = detectThresholdObjects(cleaned, settings: ThresholdDetectorSettings(
                 minRadius: minR, maxRadius: maxR, minScore: config.minScore, minContrast: config.minContrast,
                 minCircularity: config.minCircularity, minSolidity: config.minSolidity))
+            frame.trace?.record("detector (threshold)", working: found, scale: frame.scale) { c in "score \(fmt(c.score))" }
         }
         if config.detector == .dog, config.seedMinVotes > 0, let (smoothLog, threshold) = edgeMap {
             let voteMap = centreVoteMap(smoothLog, minRadius: minR, maxRadius: maxR, threshold: threshold,
@@ -54,6 +58,7 @@ struct CandidatesStage: Stage {
             // A bright spot may yet fail its rim test, so it does not stand in for a seed.
             found += seedCandidates(voteMap, besides: found.filter { !$0.brightSpot }, minR: minR, maxR: maxR,
                                     minVotes: config.seedMinVotes)
+            frame.trace?.record("centre seeds", working: found, scale: frame.scale) { c in c.seeded ? "seed" : "" }
         }
         // A blob shrunk by a neighbouring line or a faint rim is tested (and votes) at no less
         // than this size, or its own rim lies outside every annulus below.
@@ -88,6 +93,7 @@ struct CandidatesStage: Stage {
                         || (stain?.coverage(of: c) ?? 0) / visible >= floor
                 }
                 found = found.indices.filter { kept[$0] }.map { found[$0] }
+                frame.trace?.record("pre-vote rim filter", working: found, scale: frame.scale)
             }
             if config.keepUnvotedCoverage > 0 { detected = found }
             var scratch = VoteScratch()
@@ -119,6 +125,7 @@ struct CandidatesStage: Stage {
                 found[i].x = (c.x - shift) / s
                 found[i].y = (c.y - shift) / s
             }
+            frame.trace?.record("centre vote", working: found, scale: frame.scale)
         }
         // Ruling directions, found or (no ruling) the horizontal and vertical that fibre
         // removal and the crossing test assume too.
@@ -129,12 +136,13 @@ struct CandidatesStage: Stage {
         // Boundary evidence: a cell's rim faces its centre all the way round; line leftovers,
         // crossings and specks do not.
         if let (smoothLog, threshold) = edgeMap, let edgeField {
-            func boundaryEvidence(_ c: Candidate) -> (coverage: Double, passes: Bool) {
+            func boundaryEvidence(_ c: Candidate) -> (coverage: Double, aligned: Double, passes: Bool) {
                 let e = edgeField.evidence(x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
                 let coverage = e.coverage / visibleShare(c)
-                return (coverage, coverage >= config.minEdgeCoverage && e.gridAligned <= config.maxGridAlignedEdges)
+                return (coverage, e.gridAligned, coverage >= config.minEdgeCoverage && e.gridAligned <= config.maxGridAlignedEdges)
             }
-            func test(_ voted: Candidate, detected: Candidate?) -> Candidate? {
+            // The candidate that passes, or nil and why not (for `Frame.trace`).
+            func test(_ voted: Candidate, detected: Candidate?) -> (Candidate?, BoundaryVerdict) {
                 var c = voted
                 var coverage = 0.0
                 var e = boundaryEvidence(c)
@@ -153,21 +161,24 @@ struct CandidatesStage: Stage {
                     // A stained cell on a line: its boundary, and its centre, from the stain.
                     c = stain.centred(c)
                     coverage = stain.coverage(of: c) / visibleShare(c)
-                    guard coverage >= config.minEdgeCoverage else { return nil }
+                    guard coverage >= config.minEdgeCoverage else {
+                        return (nil, .noRim(coverage: e.coverage, gridAligned: e.aligned, stainCoverage: coverage))
+                    }
                 } else {
-                    return nil
+                    return (nil, .noRim(coverage: e.coverage, gridAligned: e.aligned, stainCoverage: nil))
                 }
                 // A spot smaller than a cell is a defocused cell only inside a dark rim.
                 if c.brightSpot {
                     let depth = darkRimDepth(smoothLog, x: c.x, y: c.y, innerRadius: 0.8 * minR, outerRadius: 2 * minR)
-                    guard depth <= -Float(config.brightSpotRimDepth) else { return nil }
+                    guard depth <= -Float(config.brightSpotRimDepth) else { return (nil, .brightSpotWithoutRim(depth: depth)) }
                 }
                 // A cell's refractive boundary shows dark in either direction of defocus;
                 // glare, bubbles and bright specks pass the boundary test on their own edge
                 // and have no dark ring (blank controls' last false detections).
                 if config.minRimDepth > 0, stain?.isStained(x: c.x, y: c.y) != true,
-                   darkRimDepth(smoothLog, x: c.x, y: c.y, innerRadius: 0.6 * c.r, outerRadius: 1.6 * c.r) > -Float(config.minRimDepth) {
-                    return nil
+                   case let depth = darkRimDepth(smoothLog, x: c.x, y: c.y, innerRadius: 0.6 * c.r, outerRadius: 1.6 * c.r),
+                   depth > -Float(config.minRimDepth) {
+                    return (nil, .noDarkRim(depth: depth))
                 }
                 // A stretch of line looks the same a few radii further along it; a cell does not.
                 if lineSteps.contains(where: { steps in
@@ -175,14 +186,18 @@ struct CandidatesStage: Stage {
                           let residual = lineShiftResidual(smoothLog, x: c.x, y: c.y, r: c.r, step: step) else { return false }
                     return residual < lineShiftLimit
                 }) {
-                    return nil
+                    return (nil, .lineStretch)
                 }
                 c.coverage = coverage
-                return c
+                return (c, .kept(coverage: coverage))
             }
-            var kept = [Candidate?](repeating: nil, count: found.count)
+            var kept = [(Candidate?, BoundaryVerdict)](repeating: (nil, .lineStretch), count: found.count)
             for i in spatialOrder(found) { kept[i] = test(found[i], detected: detected.isEmpty ? nil : detected[i]) }
-            found = kept.compactMap { $0 }
+            frame.trace?.record("boundary test (verdicts)", Array(zip(found, kept)), position: { c, _ in
+                (c.x * s + shift, c.y * s + shift, c.r * s)
+            }, note: { "\($0.1.1)" })
+            found = kept.compactMap { $0.0 }
+            frame.trace?.record("boundary test", working: found, scale: frame.scale) { c in "coverage \(fmt(c.coverage))" }
         }
         for i in found.indices {
             found[i].x = found[i].x * s + shift
@@ -202,6 +217,7 @@ struct CandidatesStage: Stage {
                 c.r = max(c.r, min(b, config.maxRadiusPx))
                 return c
             }.compactMap { $0 }
+            frame.trace?.record("boundary size", found, position: { ($0.x, $0.y, $0.r) })
         }
         // With no ruling found (a partial view shows too few lines for the periodicity test),
         // crossings are looked for along the horizontal and vertical (`rulingAngles`): rulings
@@ -222,6 +238,7 @@ struct CandidatesStage: Stage {
                                           halfLength: length / 2,
                                           level: c.seeded ? faintCrossingLevel : Float(config.crossingLineContrast))
             }
+            frame.trace?.record("line crossings", found, position: { ($0.x, $0.y, $0.r) })
         }
         // The registered ruling says where the triple lines cross; the little squares between
         // their strokes pass every boundary test above.
@@ -237,6 +254,7 @@ struct CandidatesStage: Stage {
                 return !isOnCrossing(contrast, x: x, y: y, angles: grid.angles, halfLength: length / 2,
                                      level: faintCrossingLevel)
             }
+            frame.trace?.record("triple-line crossings", found, position: { ($0.x, $0.y, $0.r) })
         }
         frame.candidates = found
     }
@@ -256,3 +274,29 @@ func inSpatialOrder<T>(_ candidates: [Candidate], _ test: (Candidate) -> T) -> [
 func spatialOrder(_ candidates: [Candidate]) -> [Int] {
     candidates.indices.sorted { (candidates[$0].y, candidates[$0].x, $0) < (candidates[$1].y, candidates[$1].x, $1) }
 }
+
+/// Why the boundary test kept or dropped a candidate (`CandidateTrace` notes; formed as text
+/// only when a trace asks).
+enum BoundaryVerdict: CustomStringConvertible {
+    case kept(coverage: Double)
+    /// Too little of a rim facing the centre, or too much of it along the ruling.
+    case noRim(coverage: Double, gridAligned: Double, stainCoverage: Double?)
+    case brightSpotWithoutRim(depth: Float)
+    case noDarkRim(depth: Float)
+    /// Looks the same a few radii along a ruling direction (`lineShiftRatio`).
+    case lineStretch
+
+    var description: String {
+        switch self {
+        case .kept(let coverage): "kept: coverage \(fmt(coverage))"
+        case let .noRim(coverage, aligned, stain):
+            "no rim: coverage \(fmt(coverage)), grid-aligned \(fmt(aligned))" + (stain.map { ", stain coverage \(fmt($0))" } ?? "")
+        case .brightSpotWithoutRim(let depth): "bright spot without a dark rim: depth \(fmt(Double(depth)))"
+        case .noDarkRim(let depth): "no dark rim: depth \(fmt(Double(depth)))"
+        case .lineStretch: "a stretch of line: the same a few radii along it"
+        }
+    }
+}
+
+/// Two decimals, for trace notes.
+func fmt(_ v: Double) -> String { String(format: "%.2f", v) }

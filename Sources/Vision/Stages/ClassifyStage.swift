@@ -210,5 +210,8 @@ struct ClassifyStage: Stage {
             if !frame.isGreyscale && cls == .live && isUnstainedDark(a, config: config) { return nil }
             return Detection(x: c.x, y: c.y, r: c.r, cellClass: cls, score: c.score, confidence: conf, coverage: c.coverage)
         }
+        frame.trace?.record("classify (debris rule)", frame.detections, position: { ($0.x, $0.y, $0.r) }) { d in
+            "\(d.cellClass), confidence \(fmt(d.confidence))"
+        }
     }
 }

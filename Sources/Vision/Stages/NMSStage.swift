@@ -59,5 +59,8 @@ struct NMSStage: Stage {
     func run(_ frame: inout Frame) throws {
         frame.detections = suppressOverlaps(frame.detections, maxIoU: frame.config.nmsIoU,
                                             minCentreDistance: frame.config.nmsMinCentreDistance)
+        frame.trace?.record("duplicate suppression", frame.detections, position: { ($0.x, $0.y, $0.r) }) { d in
+            "coverage \(fmt(d.coverage)), score \(fmt(d.score))"
+        }
     }
 }

@@ -35,11 +35,18 @@ struct CountCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seeding: final volume in mL.", valueName: "ML"))
     var seedVolume: Double?
 
+    @Option(name: .long, help: ArgumentHelp("Trace the candidates near this point (image pixels) through every step: where a missed cell was lost, where a false detection came from. Repeatable.", valueName: "X,Y"))
+    var explain: [ProbePoint] = []
+
+    @Option(name: .long, help: ArgumentHelp("With --explain: how far from the point a candidate counts as near it, image pixels.", valueName: "PX"))
+    var reach: Double = 6
+
     func validate() throws {
         guard !images.isEmpty else { throw ValidationError("give at least one image") }
         guard (seedTarget == nil) == (seedVolume == nil) else {
             throw ValidationError("--seed-target and --seed-volume go together")
         }
+        guard reach > 0, reach.isFinite else { throw ValidationError("--reach must be a positive number of pixels, got \(reach)") }
     }
 
     func run() throws {
@@ -64,7 +71,9 @@ struct CountCommand: ParsableCommand {
                 failures += 1
                 continue
             }
-            let result = try pipeline.run(image)
+            let probes = explain.map { CandidateTrace.Probe(x: $0.x, y: $0.y) }
+            let (result, trace) = probes.isEmpty ? (try pipeline.run(image), nil)
+                : try pipeline.explain(image, probes: probes, reach: reach)
             let totalMs = result.timings.reduce(0) { $0 + $1.wallSeconds } * 1000
             var seeding: JSONValue = .null
             var seedingText: String?
@@ -96,6 +105,7 @@ struct CountCommand: ParsableCommand {
                 object.set("configHash", .string(pipelineConfig.configHash))
                 if case .object(let body) = result.jsonValue { for (k, v) in body { object.set(k, v) } }
                 if seedTarget != nil { object.set("seeding", seeding) }
+                if let trace { object.set("explain", trace.jsonValue) }
                 jsonResults.append(.object(object))
             } else {
                 let c = result.count
@@ -105,6 +115,7 @@ struct CountCommand: ParsableCommand {
                       + pad(result.grid.map { String(format: "%.3f", $0.umPerPixel) } ?? "-", 8)
                       + pad(String(format: "%.1f", totalMs), 8) + result.flags.joined(separator: ","))
                 if let seedingText { print(seedingText) }
+                if let trace { print(trace.text, terminator: "") }
             }
         }
         if json {
@@ -125,4 +136,20 @@ struct CountCommand: ParsableCommand {
         let root = (base as NSString).deletingPathExtension
         return root + "-" + stem + "." + (ext.isEmpty ? "png" : ext)
     }
+}
+
+/// `--explain X,Y`: a point in image pixels.
+struct ProbePoint: ExpressibleByArgument {
+    let x: Double
+    let y: Double
+
+    init?(argument: String) {
+        let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
+        guard parts.count == 2, let x = Double(parts[0].trimmingCharacters(in: .whitespaces)),
+              let y = Double(parts[1].trimmingCharacters(in: .whitespaces)), x.isFinite, y.isFinite else { return nil }
+        self.x = x
+        self.y = y
+    }
+
+    static var defaultValueDescription: String { "X,Y" }
 }
