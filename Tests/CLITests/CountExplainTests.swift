@@ -33,6 +33,12 @@ import Testing
         #expect(explained.first?["lostAt"] == .string("detector (dog)"))
     }
 
+    @Test func aPointJustOutsideTheImageIsAPoint() throws {
+        let result = try CellQABinary.run(["count", Self.golden, "--explain", "-1.5,40"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("explain -1.5,40.0"))
+    }
+
     @Test func aMalformedPointIsAUsageErrorNamingTheOption() throws {
         let result = try CellQABinary.run(["count", Self.golden, "--explain", "12;40"])
         #expect(result.status == 2)

@@ -181,15 +181,19 @@ struct CandidatesStage: Stage {
                     return (nil, .noDarkRim(depth: depth))
                 }
                 // A stretch of line looks the same a few radii further along it; a cell does not.
-                if lineSteps.contains(where: { steps in
+                // (Residuals in units of the limit, for the trace; nil: no step along that direction.)
+                var shifts: [Double?] = []
+                for steps in lineSteps {
                     guard let step = steps.step(minLength: 2.2 * c.r, maxLength: 4 * c.r),
-                          let residual = lineShiftResidual(smoothLog, x: c.x, y: c.y, r: c.r, step: step) else { return false }
-                    return residual < lineShiftLimit
-                }) {
-                    return (nil, .lineStretch)
+                          let residual = lineShiftResidual(smoothLog, x: c.x, y: c.y, r: c.r, step: step) else {
+                        shifts.append(nil)
+                        continue
+                    }
+                    if residual < lineShiftLimit { return (nil, .lineStretch) }
+                    shifts.append(residual / lineShiftLimit)
                 }
                 c.coverage = coverage
-                return (c, .kept(coverage: coverage))
+                return (c, .kept(coverage: coverage, lineShift: shifts))
             }
             var kept = [(Candidate?, BoundaryVerdict)](repeating: (nil, .lineStretch), count: found.count)
             for i in spatialOrder(found) { kept[i] = test(found[i], detected: detected.isEmpty ? nil : detected[i]) }
@@ -278,7 +282,9 @@ func spatialOrder(_ candidates: [Candidate]) -> [Int] {
 /// Why the boundary test kept or dropped a candidate (`CandidateTrace` notes; formed as text
 /// only when a trace asks).
 enum BoundaryVerdict: CustomStringConvertible {
-    case kept(coverage: Double)
+    /// `lineShift`: each ruling direction's line-shift residual over its limit (nil: no
+    /// whole-pixel step along that direction).
+    case kept(coverage: Double, lineShift: [Double?])
     /// Too little of a rim facing the centre, or too much of it along the ruling.
     case noRim(coverage: Double, gridAligned: Double, stainCoverage: Double?)
     case brightSpotWithoutRim(depth: Float)
@@ -288,7 +294,9 @@ enum BoundaryVerdict: CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .kept(let coverage): "kept: coverage \(fmt(coverage))"
+        case let .kept(coverage, shifts):
+            "kept: coverage \(fmt(coverage))"
+                + (shifts.isEmpty ? "" : ", line shift " + shifts.map { $0.map(fmt) ?? "-" }.joined(separator: " / "))
         case let .noRim(coverage, aligned, stain):
             "no rim: coverage \(fmt(coverage)), grid-aligned \(fmt(aligned))" + (stain.map { ", stain coverage \(fmt($0))" } ?? "")
         case .brightSpotWithoutRim(let depth): "bright spot without a dark rim: depth \(fmt(Double(depth)))"

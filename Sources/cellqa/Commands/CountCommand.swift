@@ -35,7 +35,8 @@ struct CountCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Seeding: final volume in mL.", valueName: "ML"))
     var seedVolume: Double?
 
-    @Option(name: .long, help: ArgumentHelp("Trace the candidates near this point (image pixels) through every step: where a missed cell was lost, where a false detection came from. Repeatable.", valueName: "X,Y"))
+    // Unconditional: a centre may lie just outside the image ("-1.5,40").
+    @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Trace the candidates near this point (image pixels) through every step: where a missed cell was lost, where a false detection came from. Repeatable.", valueName: "X,Y"))
     var explain: [ProbePoint] = []
 
     @Option(name: .long, help: ArgumentHelp("With --explain: how far from the point a candidate counts as near it, image pixels.", valueName: "PX"))
