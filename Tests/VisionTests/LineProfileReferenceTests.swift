@@ -224,27 +224,6 @@ struct LineProfileReferenceTests {
                 for i in 0..<dst.count where wt[i] > 1e-6 { dst[i] /= wt[i] }
             }
         }
-        return verticalMax(out, radius: 2)
-    }
-
-    /// `verticalMax` against the per-sample maximum over the clamped rows, in the order
-    /// own row, then -radius ... radius: bit for bit, signed zeros included.
-    @Test func verticalMaxMatchesPerSampleMaximum() {
-        for (w, h) in [(1, 2), (7, 3), (13, 9), (40, 1)] {
-            var plane = KernelReferenceTests.noisePlane(width: w, height: h, seed: UInt64(w * 31 + h))
-            for i in 0..<plane.count where i % 5 == 0 { plane.data[i] = i % 2 == 0 ? -0.0 : 0.0 }
-            for radius in [1, 2, 3] {
-                var want = plane
-                for y in 0..<h {
-                    for x in 0..<w {
-                        var v = plane[x, y]
-                        for dy in -radius...radius where dy != 0 { v = max(v, plane[x, min(h - 1, max(0, y + dy))]) }
-                        want[x, y] = v
-                    }
-                }
-                let got = verticalMax(plane, radius: radius)
-                #expect(h < 2 ? got == plane : KernelReferenceTests.identical(got, want), "\(w)x\(h) radius \(radius)")
-            }
-        }
+        return out
     }
 }
