@@ -92,7 +92,7 @@ long ck_facing_edges_avx(const float *plane, long width, long x0, long x1, long 
 
 __attribute__((target("avx")))
 long ck_dog_row_avx(const float *level, const float *below, const float *bright, float bright_level,
-                    const float *support, float min_support, long width, float threshold, int *peak_xs,
+                    const float *support, float min_support, int hole_spots, long width, float threshold, int *peak_xs,
                     long *peak_count, int *hole_xs, long *hole_count) {
     const __m256 t = _mm256_set1_ps(threshold), negative_t = _mm256_set1_ps(-threshold);
     const __m256 spot_level = _mm256_set1_ps(bright_level), s = _mm256_set1_ps(min_support);
@@ -120,7 +120,8 @@ long ck_dog_row_avx(const float *level, const float *below, const float *bright,
             }
         }
         if (support) {
-            __m256 hole_out = _mm256_or_ps(_mm256_cmp_ps(d, negative_t, _CMP_GT_OQ), _mm256_cmp_ps(d, b, _CMP_GT_OQ));
+            __m256 hole_out = _mm256_cmp_ps(d, negative_t, _CMP_GT_OQ);
+            if (!hole_spots) hole_out = _mm256_or_ps(hole_out, _mm256_cmp_ps(d, b, _CMP_GT_OQ));
             hole_out = _mm256_or_ps(hole_out, _mm256_cmp_ps(_mm256_loadu_ps(support + x), s, _CMP_LT_OQ));
             int hole_ruled_out = _mm256_movemask_ps(hole_out);
             if (hole_ruled_out != 0xff) {

@@ -59,6 +59,7 @@ enum ConfigKey {
             .number("edgeThresholdContrast", \.edgeThresholdContrast, 0...100),
             .flag("splitElongated", \.splitElongated),
             .flag("detectHoles", \.detectHoles),
+            .flag("holeSpots", \.holeSpots),
             .number("seedMinVotes", \.seedMinVotes, 0...1000),
             .number("brightSpotLevel", \.brightSpotLevel, 0...100),
             .number("brightSpotRimDepth", \.brightSpotRimDepth, 0...100),

@@ -38,15 +38,15 @@ struct BlobDetectorReferenceTests {
         }
     }
 
-    /// The detector settings the scan tests sweep: holes, splits and bright spots each on and
-    /// off, with a label naming them.
+    /// The detector settings the scan tests sweep: holes (off, on, on as spots too), splits
+    /// and bright spots each on and off, with a label naming them.
     static func scanSettings() -> [(label: String, settings: BlobDetectorSettings)] {
-        [false, true].flatMap { holes in
+        [(false, false), (true, false), (true, true)].flatMap { holes, holeSpots in
             [false, true].flatMap { split in
                 [0, 0.1].map { spotLevel in
-                    ("holes \(holes) split \(split) spots \(spotLevel)",
+                    ("holes \(holes) hole spots \(holeSpots) split \(split) spots \(spotLevel)",
                      BlobDetectorSettings(minRadius: 2, maxRadius: 5, levels: 5, minScore: 3, minContrast: 0.05,
-                                          maxEdgeRatio: 4, splitElongated: split, holes: holes,
+                                          maxEdgeRatio: 4, splitElongated: split, holes: holes, holeSpots: holeSpots,
                                           brightSpotLevel: spotLevel))
                 }
             }

@@ -42,11 +42,12 @@ long ck_facing_edges_avx(const float *plane, long width, long x0, long x1, long 
 ///   rows above and below (level -/+ width) are read too.
 /// - bright: the bright-spot plane's row, or NULL when the spot rule is off.
 /// - support: the hole-support plane's row, or NULL when holes are not sought.
+/// - hole_spots: nonzero = a hole need not grow from the level below (`holeSpots`).
 /// - peak_xs, hole_xs: room for width samples each.
 /// - Returns: the first x the filter did not cover (the caller tests x ..< width - 1).
 /// Only call when `ck_has_avx()` returned 1.
 long ck_dog_row_avx(const float *level, const float *below, const float *bright, float bright_level,
-                    const float *support, float min_support, long width, float threshold, int *peak_xs,
+                    const float *support, float min_support, int hole_spots, long width, float threshold, int *peak_xs,
                     long *peak_count, int *hole_xs, long *hole_count);
 
 /// One row of `boundaryRadius`, eight columns at a time (AVX, no fused multiply-add): for

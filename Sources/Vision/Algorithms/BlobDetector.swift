@@ -23,6 +23,10 @@ public struct BlobDetectorSettings: Sendable, Equatable {
     /// quarter of `minContrast`: a dip in a line-free contrast map is a cell only where a line
     /// was removed; elsewhere it is noise (and costs a boundary test each).
     public var holes: Bool
+    /// Holes may peak on a level below the one they are found on (a clear cell's bright core
+    /// on a line, about half its radius); they are then bright-spot candidates, which must
+    /// show a dark rim. Without it a hole must grow from the level below like a peak.
+    public var holeSpots: Bool
     /// A peak on the smallest level that does not grow from the speck level below is still a
     /// candidate where `brightness` (same size as the plane: the signed log luminance) at the
     /// peak is at least this: a defocused live cell shows as a bright spot smaller than the
@@ -31,8 +35,9 @@ public struct BlobDetectorSettings: Sendable, Equatable {
     public var brightSpotLevel: Double
     public init(minRadius: Double, maxRadius: Double, levels: Int = 8, minScore: Double = 6,
                 minContrast: Double = 0, maxEdgeRatio: Double = 6, splitElongated: Bool = false,
-                maxSplitRatio: Double = 12, holes: Bool = false, brightSpotLevel: Double = 0) {
+                maxSplitRatio: Double = 12, holes: Bool = false, holeSpots: Bool = false, brightSpotLevel: Double = 0) {
         self.holes = holes
+        self.holeSpots = holeSpots
         self.brightSpotLevel = brightSpotLevel
         self.splitElongated = splitElongated
         self.maxSplitRatio = maxSplitRatio
@@ -118,7 +123,7 @@ func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Pl
                         let v = sign * d[i]
                         if v < threshold { return }
                         let spot = v < sign * below[i]
-                        if spot && !(sign > 0 && brightSpots && bright[i] >= brightLevel) { return }
+                        if spot && !(sign > 0 ? brightSpots && bright[i] >= brightLevel : settings.holeSpots) { return }
                         if sign < 0 && support[i] < minSupport { return }
                         // Strict on the previous neighbours, non-strict on the next: one
                         // peak per plateau.
@@ -179,6 +184,7 @@ func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Pl
                     // (negation is exact, and a NaN fails both forms alike).
                     typealias V = SIMD8<Float>
                     let tv = V(repeating: threshold), negativeTv = V(repeating: -threshold)
+                    let holeMustGrow = SIMDMask<V.MaskStorage>(repeating: !settings.holeSpots)
                     let sv = V(repeating: minSupport)
                     let dp = d.baseAddress!, bp = below.baseAddress!
                     @inline(__always) func load(_ p: UnsafePointer<Float>) -> V {
@@ -194,7 +200,8 @@ func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Pl
                             if wide && !exhaustiveScan {
                                 var peakCount = 0, holeCount = 0
                                 x = ck_dog_row_avx(dp + row, bp + row, brightSpots ? br.baseAddress! + row : nil,
-                                                   brightLevel, holes ? sup.baseAddress! + row : nil, minSupport, w,
+                                                   brightLevel, holes ? sup.baseAddress! + row : nil, minSupport,
+                                                   settings.holeSpots ? 1 : 0, w,
                                                    threshold, peakXs.baseAddress!, &peakCount,
                                                    holeXs.baseAddress!, &holeCount)
                                 for k in 0..<peakCount {
@@ -229,7 +236,7 @@ func detectBlobs(_ plane: Plane, settings: BlobDetectorSettings, holeSupport: Pl
                                     }
                                 }
                                 if holes {
-                                    let holeRuledOut = (dv .> negativeTv) .| (dv .> bv) .| (load(sup.baseAddress! + i) .< sv)
+                                    let holeRuledOut = (dv .> negativeTv) .| ((dv .> bv) .& holeMustGrow) .| (load(sup.baseAddress! + i) .< sv)
                                     if !all(holeRuledOut) {
                                         var notHole = (dv .>= load(p - 1)) .| (dv .> load(p + 1))
                                         notHole .|= (dv .>= load(up - 1)) .| (dv .>= load(up)) .| (dv .>= load(up + 1))

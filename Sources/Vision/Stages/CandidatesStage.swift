@@ -41,7 +41,7 @@ struct CandidatesStage: Stage {
             found = detectBlobs(cleaned, settings: BlobDetectorSettings(
                 minRadius: minR, maxRadius: maxR, levels: config.scaleLevels, minScore: config.minScore,
                 minContrast: config.minContrast, maxEdgeRatio: config.maxEdgeRatio,
-                splitElongated: config.splitElongated, holes: config.detectHoles,
+                splitElongated: config.splitElongated, holes: config.detectHoles, holeSpots: config.holeSpots,
                 brightSpotLevel: config.brightSpotLevel), holeSupport: separated.lines, brightness: edgeMap?.0)
             frame.trace?.record("detector (dog)", working: found, scale: frame.scale) { c in
                 "score \(fmt(c.score)), contrast \(fmt(c.contrast))" + (c.brightSpot ? ", bright spot" : "")
