@@ -18,7 +18,7 @@ extension CandidateTrace {
         for (p, probe) in probes.enumerated() {
             out += String(format: "  explain %.1f,%.1f (candidates within %.1f px)\n", probe.x, probe.y, reach)
             for e in entries[p] {
-                var line = "    " + e.step.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: "%4d  ", e.near)
+                var line = "    " + e.step.padding(toLength: 31, withPad: " ", startingAt: 0) + String(format: "%4d  ", e.near)
                 if let n = e.nearest {
                     line += String(format: "%7.1f %7.1f  r %4.1f  d %4.1f", n.x, n.y, n.r, n.distance)
                     if !n.note.isEmpty { line += "  " + n.note }

@@ -86,13 +86,19 @@ struct CandidatesStage: Stage {
                 // (Half let 1.7x as many candidates vote for 0.2% more cells on the synthetic
                 // sets, and for debris on blank controls.)
                 let floor = 0.6 * config.minEdgeCoverage, maxAligned = 0.8
-                let kept = inSpatialOrder(found) { c in
+                let verdicts = inSpatialOrder(found) { c -> (kept: Bool, coverage: Double, aligned: Double) in
                     let e = edgeField.evidence(x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
                     let visible = visibleShare(c)
-                    return (e.coverage / visible >= floor && e.gridAligned <= maxAligned)
+                    let kept = (e.coverage / visible >= floor && e.gridAligned <= maxAligned)
                         || (stain?.coverage(of: c) ?? 0) / visible >= floor
+                    return (kept, e.coverage / visible, e.gridAligned)
                 }
-                found = found.indices.filter { kept[$0] }.map { found[$0] }
+                frame.trace?.record("pre-vote rim filter (verdicts)", Array(zip(found, verdicts)), position: { c, _ in
+                    (c.x * s + shift, c.y * s + shift, c.r * s)
+                }, note: { _, v in
+                    (v.kept ? "kept" : "dropped") + ": coverage \(fmt(v.coverage)), grid-aligned \(fmt(v.aligned))"
+                })
+                found = found.indices.filter { verdicts[$0].kept }.map { found[$0] }
                 frame.trace?.record("pre-vote rim filter", working: found, scale: frame.scale)
             }
             if config.keepUnvotedCoverage > 0 { detected = found }
