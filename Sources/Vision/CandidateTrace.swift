@@ -1,3 +1,5 @@
+import Foundation
+
 /// What happened near a few points of an image as the candidates passed the pipeline's steps:
 /// the answer to "why was this cell missed?" (`cellqa count --explain X,Y`).
 ///
@@ -74,3 +76,6 @@ public struct CandidateTrace: Sendable, Equatable {
         record(step, candidates, position: { ($0.x * s + shift, $0.y * s + shift, $0.r * s) }, note: note)
     }
 }
+
+/// Two decimals, for trace notes.
+func fmt(_ v: Double) -> String { String(format: "%.2f", v) }

@@ -147,6 +147,7 @@ struct CandidatesStage: Stage {
                 let coverage = e.coverage / visibleShare(c)
                 return (coverage, e.gridAligned, coverage >= config.minEdgeCoverage && e.gridAligned <= config.maxGridAlignedEdges)
             }
+            let tracing = frame.trace != nil
             // The candidate that passes, or nil and why not (for `Frame.trace`).
             func test(_ voted: Candidate, detected: Candidate?) -> (Candidate?, BoundaryVerdict) {
                 var c = voted
@@ -187,16 +188,17 @@ struct CandidatesStage: Stage {
                     return (nil, .noDarkRim(depth: depth))
                 }
                 // A stretch of line looks the same a few radii further along it; a cell does not.
-                // (Residuals in units of the limit, for the trace; nil: no step along that direction.)
+                // (Residuals in units of the limit, only for a trace: an array per kept candidate
+                // is not worth forming otherwise; nil: no step along that direction.)
                 var shifts: [Double?] = []
                 for steps in lineSteps {
                     guard let step = steps.step(minLength: 2.2 * c.r, maxLength: 4 * c.r),
                           let residual = lineShiftResidual(smoothLog, x: c.x, y: c.y, r: c.r, step: step) else {
-                        shifts.append(nil)
+                        if tracing { shifts.append(nil) }
                         continue
                     }
                     if residual < lineShiftLimit { return (nil, .lineStretch) }
-                    shifts.append(residual / lineShiftLimit)
+                    if tracing { shifts.append(residual / lineShiftLimit) }
                 }
                 c.coverage = coverage
                 return (c, .kept(coverage: coverage, lineShift: shifts))
@@ -311,6 +313,3 @@ enum BoundaryVerdict: CustomStringConvertible {
         }
     }
 }
-
-/// Two decimals, for trace notes.
-func fmt(_ v: Double) -> String { String(format: "%.2f", v) }
