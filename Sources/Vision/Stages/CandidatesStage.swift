@@ -52,47 +52,61 @@ struct CandidatesStage: Stage {
                 minCircularity: config.minCircularity, minSolidity: config.minSolidity))
             frame.trace?.record("detector (threshold)", working: found, scale: frame.scale) { c in "score \(fmt(c.score))" }
         }
-        if config.detector == .dog, config.seedMinVotes > 0, let (smoothLog, threshold) = edgeMap {
-            let voteMap = centreVoteMap(smoothLog, minRadius: minR, maxRadius: maxR, threshold: threshold,
-                                        gridNormals: gridNormals)
-            // A bright spot may yet fail its rim test, so it does not stand in for a seed.
-            found += seedCandidates(voteMap, besides: found.filter { !$0.brightSpot }, minR: minR, maxR: maxR,
-                                    minVotes: config.seedMinVotes)
-            frame.trace?.record("centre seeds", working: found, scale: frame.scale) { c in c.seeded ? "seed" : "" }
-        }
         // A blob shrunk by a neighbouring line or a faint rim is tested (and votes) at no less
         // than this size, or its own rim lies outside every annulus below.
         let floorR = config.candidateRadiusFloor * minR
-        for i in found.indices { found[i].r = max(found[i].r, floorR) }
-        if config.refineCentres {
-            for i in found.indices {
-                let c = refineCentre(cleaned, x: found[i].x, y: found[i].y, r: found[i].r)
-                found[i].x = c.x
-                found[i].y = c.y
+        func prepared(_ candidates: [Candidate]) -> [Candidate] {
+            candidates.map { c in
+                var c = c
+                c.r = max(c.r, floorR)
+                if config.refineCentres {
+                    let refined = refineCentre(cleaned, x: c.x, y: c.y, r: c.r)
+                    c.x = refined.x
+                    c.y = refined.y
+                }
+                return c
             }
         }
+        found = prepared(found)
         let s = Double(frame.scale), shift = (s - 1) / 2
+        // Before the centre vote, on the full-resolution image (a working pixel is a sizeable
+        // part of a small cell): candidates with hardly any boundary around them (noise, line
+        // leftovers: most of the DoG peaks) cannot pass the boundary test below wherever their
+        // centre moves, so they are dropped instead of costing a vote each. 60% of the coverage
+        // a cell needs (its centre may be off), and not mostly a ruling's edges: a line leftover
+        // faces the candidate almost only along the grid normals (a cell's rim about 22% of its
+        // length), wherever it moves. (Half let 1.7x as many candidates vote for 0.2% more
+        // cells on the synthetic sets, and for debris on blank controls.)
+        typealias PreVoteVerdict = (kept: Bool, coverage: Double, aligned: Double)
+        let preVote: ((Candidate) -> PreVoteVerdict)? = {
+            guard config.voteCentres, let (_, threshold) = edgeMap, let edgeField else { return nil }
+            let floor = 0.6 * config.minEdgeCoverage, maxAligned = 0.8
+            return { c in
+                let e = edgeField.evidence(x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
+                let visible = visibleShare(c)
+                let kept = (e.coverage / visible >= floor && e.gridAligned <= maxAligned)
+                    || (stain?.coverage(of: c) ?? 0) / visible >= floor
+                return (kept, e.coverage / visible, e.gridAligned)
+            }
+        }()
+        var verdicts = preVote.map { inSpatialOrder(found, $0) } ?? []
+        if config.detector == .dog, config.seedMinVotes > 0, let (smoothLog, threshold) = edgeMap {
+            let voteMap = centreVoteMap(smoothLog, minRadius: minR, maxRadius: maxR, threshold: threshold,
+                                        gridNormals: gridNormals)
+            // A bright spot may yet fail its rim test, and a candidate the pre-vote filter
+            // drops is gone, so neither stands in for a seed (a detector centre half a radius
+            // off its cell is dropped there, where a seed may sit on the cell).
+            let standing = found.indices.filter { !found[$0].brightSpot && (verdicts.isEmpty || verdicts[$0].kept) }
+            let seeds = prepared(seedCandidates(voteMap, besides: standing.map { found[$0] }, minR: minR, maxR: maxR,
+                                                minVotes: config.seedMinVotes))
+            found += seeds
+            if let preVote { verdicts += inSpatialOrder(seeds, preVote) }
+            frame.trace?.record("centre seeds", working: found, scale: frame.scale) { c in c.seeded ? "seed" : "" }
+        }
         // Where the detector put each candidate, kept for the boundary test when voting ran.
         var detected: [Candidate] = []
         if config.voteCentres {
-            // On the full-resolution image: a working pixel is a sizeable part of a small cell.
-            // Candidates with hardly any boundary around them (noise, line leftovers: most of
-            // the DoG peaks) cannot pass the boundary test below wherever their centre moves,
-            // so they are dropped here instead of costing a vote each.
-            if let (_, threshold) = edgeMap, let edgeField {
-                // 60% of the coverage a cell needs (its centre may be off), and not mostly a
-                // ruling's edges: a line leftover faces the candidate almost only along the
-                // grid normals (a cell's rim about 22% of its length), wherever it moves.
-                // (Half let 1.7x as many candidates vote for 0.2% more cells on the synthetic
-                // sets, and for debris on blank controls.)
-                let floor = 0.6 * config.minEdgeCoverage, maxAligned = 0.8
-                let verdicts = inSpatialOrder(found) { c -> (kept: Bool, coverage: Double, aligned: Double) in
-                    let e = edgeField.evidence(x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
-                    let visible = visibleShare(c)
-                    let kept = (e.coverage / visible >= floor && e.gridAligned <= maxAligned)
-                        || (stain?.coverage(of: c) ?? 0) / visible >= floor
-                    return (kept, e.coverage / visible, e.gridAligned)
-                }
+            if preVote != nil {
                 frame.trace?.record("pre-vote rim filter (verdicts)", Array(zip(found, verdicts)), position: { c, _ in
                     (c.x * s + shift, c.y * s + shift, c.r * s)
                 }, note: { _, v in
