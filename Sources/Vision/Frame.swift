@@ -22,6 +22,11 @@ public struct Candidate: Sendable, Equatable {
     /// The boundary radius centre voting measured, kept so that the size test need not measure
     /// it again at the same place.
     var boundary: BoundaryMeasurement?
+    /// Whole-pixel step along the ruling line the candidate lies on, when its rim shows with
+    /// that line subtracted (`lineSubtractedEvidence`): the debris rule then compares its
+    /// interior with the line's, not the open background's. Image pixels after the candidates
+    /// stage.
+    var lineStep: PixelStep?
     public init(x: Double, y: Double, r: Double, score: Double, contrast: Double, coverage: Double = 0,
                 seeded: Bool = false, brightSpot: Bool = false) {
         self.brightSpot = brightSpot
@@ -33,6 +38,12 @@ public struct Candidate: Sendable, Equatable {
         self.coverage = coverage
         self.seeded = seeded
     }
+}
+
+/// A whole-pixel offset.
+struct PixelStep: Sendable, Equatable {
+    var dx: Int
+    var dy: Int
 }
 
 /// A boundary radius (`boundaryRadius`) and the centre and radius it was measured at, image

@@ -195,6 +195,16 @@ public struct PipelineConfig: Sendable, Equatable {
     /// the sectors showing its rim (0 ... 1; 0 = off): a vote can pull a centre off its cell,
     /// towards a touching neighbour or a line's edge.
     public var keepUnvotedCoverage: Double = 0.9375
+    /// With a ruling found, a candidate on one of its lines (`crossingLineContrast` or more of
+    /// removed line at its centre) that fails the boundary test only on its grid-aligned share
+    /// is tested again with the line subtracted (`lineSubtractedEvidence`: the disc minus the
+    /// same disc 2.7 ... 4 radii along the line), and kept when its rim shows there and no cell
+    /// does at those shifted places (whose copy would show as a ghost). On a line, the debris
+    /// rule compares the interior with the line's along it, not with the open background: a
+    /// clear cell on a dark line is as dark as the line. (Cells inside triple lines; the
+    /// Goldens +4 cells, +1 false detection; the independent synthetic set +20, +7, blank
+    /// controls 21 -> 20; the cellqa synthetic set +46, +19.)
+    public var lineSubtraction: Bool = true
     /// Candidates are tested and vote at a radius of at least this fraction of the smallest
     /// cell radius (0 ... 1).
     public var candidateRadiusFloor: Double = 1

@@ -69,6 +69,7 @@ enum ConfigKey {
             .number("tripleCrossingMarginPx", \.tripleCrossingMarginPx, 0...100),
             .number("lineShiftRatio", \.lineShiftRatio, 0...1000),
             .number("keepUnvotedCoverage", \.keepUnvotedCoverage, 0...1),
+            .flag("lineSubtraction", \.lineSubtraction),
             .number("candidateRadiusFloor", \.candidateRadiusFloor, 0...1),
             .number("minCircularity", \.minCircularity, 0...1),
             .number("minSolidity", \.minSolidity, 0...1),

@@ -153,13 +153,55 @@ struct CandidatesStage: Stage {
         let noise = config.lineShiftRatio > 0 ? edgeMap.map { Double(sampleNoise($0.0)) } ?? 0 : 0
         let lineShiftLimit = config.lineShiftRatio * 2 * noise * noise
         let lineSteps = lineShiftLimit > 0 ? rulingAngles.map { LineSteps(angle: $0, maxLength: 4 * maxR, tolerance: 0.1) } : []
+        // Steps along the ruling's lines for `lineSubtraction`. The two sides of a step stray
+        // across the line in opposite directions, so a straight line leaves a residue of the
+        // order of the square of the stray: half a pixel is allowed (a slightly turned ruling
+        // has no whole-pixel step 2.7 ... 4 radii long within 0.1 px).
+        let subtractionSteps = config.lineSubtraction
+            ? (frame.grid?.angles ?? []).map { LineSteps(angle: $0, maxLength: 4 * maxR, tolerance: 0.5) } : []
         // Boundary evidence: a cell's rim faces its centre all the way round; line leftovers,
         // crossings and specks do not.
         if let (smoothLog, threshold) = edgeMap, let edgeField {
-            func boundaryEvidence(_ c: Candidate) -> (coverage: Double, aligned: Double, passes: Bool) {
+            let lineLevel = Float(config.crossingLineContrast)
+            // The residual of `lineSubtractedEvidence` carries 1.5 times the plane's noise variance.
+            let subtractedThreshold = threshold * Float(1.5).squareRoot()
+            func passesRim(coverage: Double, aligned: Double) -> Bool {
+                coverage >= config.minEdgeCoverage && aligned <= config.maxGridAlignedEdges
+            }
+            // A candidate on a ruling line: its rim with the line subtracted, along the ruling
+            // direction where it shows best (the step it was seen with), or nil when it shows
+            // along neither.
+            func rimOnLine(_ c: Candidate) -> (coverage: Double, aligned: Double, step: PixelStep)? {
+                guard !subtractionSteps.isEmpty, separated.lines.bilinear(c.x, c.y) >= lineLevel else { return nil }
+                var best: (coverage: Double, aligned: Double, step: PixelStep)?
+                for steps in subtractionSteps {
+                    guard let step = steps.step(minLength: 2.7 * c.r, maxLength: 4 * c.r),
+                          let e = lineSubtractedEvidence(smoothLog, x: c.x, y: c.y, r: c.r, step: step,
+                                                         threshold: subtractedThreshold, gridNormals: gridNormals),
+                          passesRim(coverage: e.coverage, aligned: e.gridAligned) else { continue }
+                    // A cell a step away leaves its copy, negated, around this centre.
+                    let ghost = [1.0, -1.0].contains { sign in
+                        let there = edgeField.evidence(x: c.x + sign * Double(step.dx), y: c.y + sign * Double(step.dy),
+                                                       r: c.r, threshold: threshold, gridNormals: gridNormals)
+                        return passesRim(coverage: there.coverage, aligned: there.gridAligned)
+                    }
+                    if ghost { continue }
+                    if best == nil || (e.coverage, -e.gridAligned) > (best!.coverage, -best!.aligned) {
+                        best = (e.coverage, e.gridAligned, PixelStep(dx: step.dx, dy: step.dy))
+                    }
+                }
+                return best
+            }
+            func boundaryEvidence(_ c: Candidate) -> (coverage: Double, aligned: Double, passes: Bool, onLine: PixelStep?) {
                 let e = edgeField.evidence(x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
                 let coverage = e.coverage / visibleShare(c)
-                return (coverage, e.gridAligned, coverage >= config.minEdgeCoverage && e.gridAligned <= config.maxGridAlignedEdges)
+                let passes = passesRim(coverage: coverage, aligned: e.gridAligned)
+                // Rim enough, but mostly along the ruling: a cell inside a line's band shows its
+                // own rim once the line is subtracted; a stretch of line shows none.
+                if !passes, coverage >= config.minEdgeCoverage, let on = rimOnLine(c) {
+                    return (on.coverage, on.aligned, true, on.step)
+                }
+                return (coverage, e.gridAligned, passes, nil)
             }
             let tracing = frame.trace != nil
             // The candidate that passes, or nil and why not (for `Frame.trace`).
@@ -178,6 +220,7 @@ struct CandidatesStage: Stage {
                 }
                 if e.passes {
                     coverage = e.coverage
+                    c.lineStep = e.onLine
                 } else if let stain {
                     // A stained cell on a line: its boundary, and its centre, from the stain.
                     c = stain.centred(c)
@@ -215,7 +258,11 @@ struct CandidatesStage: Stage {
                     if tracing { shifts.append(residual / lineShiftLimit) }
                 }
                 c.coverage = coverage
-                return (c, .kept(coverage: coverage, lineShift: shifts))
+                let seenOnLine = c.lineStep != nil
+                // Any other cell on a line whose rim shows with the line subtracted: the debris
+                // rule compares it with the line (`ClassifyStage`).
+                if c.lineStep == nil { c.lineStep = rimOnLine(c)?.step }
+                return (c, .kept(coverage: coverage, lineShift: shifts, lineSubtracted: seenOnLine))
             }
             var kept = [(Candidate?, BoundaryVerdict)](repeating: (nil, .lineStretch), count: found.count)
             for i in spatialOrder(found) { kept[i] = test(found[i], detected: detected.isEmpty ? nil : detected[i]) }
@@ -229,6 +276,7 @@ struct CandidatesStage: Stage {
             found[i].x = found[i].x * s + shift
             found[i].y = found[i].y * s + shift
             found[i].r *= s
+            found[i].lineStep = found[i].lineStep.map { PixelStep(dx: $0.dx * frame.scale, dy: $0.dy * frame.scale) }
         }
         // Size on the full-resolution image: debris specks merge with small cells at the
         // working scale but not here.
@@ -306,7 +354,8 @@ func spatialOrder(_ candidates: [Candidate]) -> [Int] {
 enum BoundaryVerdict: CustomStringConvertible {
     /// `lineShift`: each ruling direction's line-shift residual over its limit (nil: no
     /// whole-pixel step along that direction).
-    case kept(coverage: Double, lineShift: [Double?])
+    /// `lineSubtracted`: the rim showed only with the ruling line subtracted (`lineSubtraction`).
+    case kept(coverage: Double, lineShift: [Double?], lineSubtracted: Bool)
     /// Too little of a rim facing the centre, or too much of it along the ruling.
     case noRim(coverage: Double, gridAligned: Double, stainCoverage: Double?)
     case brightSpotWithoutRim(depth: Float)
@@ -316,8 +365,8 @@ enum BoundaryVerdict: CustomStringConvertible {
 
     var description: String {
         switch self {
-        case let .kept(coverage, shifts):
-            "kept: coverage \(fmt(coverage))"
+        case let .kept(coverage, shifts, subtracted):
+            "kept: coverage \(fmt(coverage))" + (subtracted ? " with the line subtracted" : "")
                 + (shifts.isEmpty ? "" : ", line shift " + shifts.map { $0.map(fmt) ?? "-" }.joined(separator: " / "))
         case let .noRim(coverage, aligned, stain):
             "no rim: coverage \(fmt(coverage)), grid-aligned \(fmt(aligned))" + (stain.map { ", stain coverage \(fmt($0))" } ?? "")

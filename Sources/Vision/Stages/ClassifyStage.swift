@@ -15,6 +15,21 @@ public struct CellAppearance: Sendable, Equatable {
     /// (0.6 r ... 1.1 r), as a difference: well above 0 for a ring (a clear cell's dark rim
     /// around a centre at background level), at or below 0 for a filled dark blob.
     public var ringContrast: Double = 0
+    /// Linear luminance of the background annulus, the contrasts' reference.
+    public var backgroundLuminance: Double = 0
+
+    /// The same measurement with its contrasts taken against `reference` (a linear luminance)
+    /// instead of the background annulus. Hue and saturation are kept.
+    public func relative(to reference: Double) -> CellAppearance {
+        let eps = 1e-3
+        let factor = (backgroundLuminance + eps) / (reference + eps)
+        var a = self
+        a.interiorContrast = (interiorContrast + 1) * factor - 1
+        a.centreContrast = (centreContrast + 1) * factor - 1
+        a.ringContrast = ringContrast * factor
+        a.backgroundLuminance = reference
+        return a
+    }
 }
 
 /// Measures a candidate: interior disc (0.6 r), centre disc (0.35 r), rim annulus
@@ -134,7 +149,7 @@ func appearance(inner: ZoneSums, ring: ZoneSums, centreMax: Double, centreSum: D
     return CellAppearance(hueDeg: hsv.h, saturation: hsv.s,
                           interiorContrast: (inner.lum / inner.n + eps) / (bg.3 + eps) - 1,
                           centreContrast: (centreMax + eps) / (bg.3 + eps) - 1,
-                          ringContrast: (centreMean - rimMean) / (bg.3 + eps))
+                          ringContrast: (centreMean - rimMean) / (bg.3 + eps), backgroundLuminance: bg.3)
 }
 
 /// Hue (degrees 0 ..< 360), saturation (0 ... 1) and value of non-negative RGB.
@@ -207,11 +222,56 @@ struct ClassifyStage: Stage {
         }
         frame.detections = zip(frame.candidates, appearances).compactMap { c, a in
             let (cls, conf) = classifyCell(a, greyscale: frame.isGreyscale, saturationThreshold: threshold, config: config)
-            if !frame.isGreyscale && cls == .live && isUnstainedDark(a, config: config) { return nil }
+            if !frame.isGreyscale && cls == .live && isUnstainedDark(lineRelative(a, of: c, in: image), config: config) {
+                return nil
+            }
             return Detection(x: c.x, y: c.y, r: c.r, cellClass: cls, score: c.score, confidence: conf, coverage: c.coverage)
         }
         frame.trace?.record("classify (debris rule)", frame.detections, position: { ($0.x, $0.y, $0.r) }) { d in
             "\(d.cellClass), confidence \(fmt(d.confidence))"
         }
     }
+}
+
+/// A candidate's appearance against the ruling line it lies on (`Candidate.lineStep`): the
+/// mean interior luminance of the same disc a step along the line on either side (the one
+/// side inside the image, at its border). A clear cell on a dark line is as dark as the line,
+/// far darker than the open background that the debris rule otherwise compares it with.
+/// Unchanged for a candidate on no line.
+func lineRelative(_ a: CellAppearance, of c: Candidate, in image: Image) -> CellAppearance {
+    guard let step = c.lineStep else { return a }
+    let sides = [1.0, -1.0].compactMap { sign in
+        interiorLuminance(image, x: c.x + sign * Double(step.dx), y: c.y + sign * Double(step.dy), r: c.r)
+    }
+    guard !sides.isEmpty else { return a }
+    return a.relative(to: sides.reduce(0, +) / Double(sides.count))
+}
+
+/// Mean linear luminance of a measurement's interior disc (0.6 r) at a point, image pixels;
+/// nil when the disc leaves the image or holds no pixel centre.
+func interiorLuminance(_ image: Image, x: Double, y: Double, r: Double) -> Double? {
+    let ri = 0.6 * r
+    // Compared as doubles first: an integer conversion of a coordinate far outside traps.
+    guard ri >= 0, x - ri >= 0, y - ri >= 0, x + ri <= Double(image.width - 1), y + ri <= Double(image.height - 1),
+          image.pixels.count >= image.width * image.height * 3 else { return nil }
+    let x0 = Int((x - ri).rounded(.up)), x1 = Int((x + ri).rounded(.down))
+    let y0 = Int((y - ri).rounded(.up)), y1 = Int((y + ri).rounded(.down))
+    guard x0 <= x1, y0 <= y1 else { return nil }
+    var sum = 0.0, n = 0.0
+    image.pixels.withUnsafeBufferPointer { px in
+        srgbToLinear.withUnsafeBufferPointer { table in
+            for yy in y0...y1 {
+                let dy = Double(yy) - y
+                for xx in x0...x1 {
+                    let dx = Double(xx) - x
+                    guard dx * dx + dy * dy <= ri * ri else { continue }
+                    let p = (yy * image.width + xx) * 3
+                    sum += 0.2126 * Double(table[Int(px[p])]) + 0.7152 * Double(table[Int(px[p + 1])])
+                        + 0.0722 * Double(table[Int(px[p + 2])])
+                    n += 1
+                }
+            }
+        }
+    }
+    return n > 0 ? sum / n : nil
 }

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The boundary test (`RadialEdgeField.evidence`) on what a straight line does not explain:
+/// each sample minus the mean of the samples a whole-pixel `step` along the line on either
+/// side (the one side that is inside the plane, at its border).
+///
+/// Why: a cell lying on a triple line, at the working scale, sits wholly inside the line's
+/// band; the band's edges face its centre along the grid normals and the arcs of its own rim
+/// that cross the band run along the other ruling direction, so most of its facing boundary
+/// is grid-aligned, as a line leftover's is, and the boundary test drops it. A straight line
+/// (its strokes, gaps and sharp edges) is the same a step on and vanishes here; the cell is
+/// not and keeps its whole rim; a line arriving from the side (a T-junction) is left as a
+/// line's end, which faces the centre from a few sectors only. The mean of the two sides
+/// cancels a profile drifting linearly along the line, and a step that strays `d` pixels
+/// across the line leaves a residue of order `d^2` (the two sides stray opposite ways).
+///
+/// - Parameters:
+///   - plane: smoothed log luminance.
+///   - x, y, r: candidate centre and radius, plane pixels.
+///   - step: whole-pixel step along the line (`LineSteps`), longer than the 1.6 r the test
+///     reads plus a radius (more than 2.6 r), so that the shifted copies of the cell fall
+///     outside the annulus.
+///   - threshold: gradient magnitude, plane units per pixel. The difference has 1.5 times
+///     (one side: twice) the noise variance of the plane; callers scale the plane's threshold.
+///   - gridNormals: as for `RadialEdgeField.evidence`.
+/// - Returns: coverage and grid-aligned share, or nil when the annulus leaves the plane or
+///   both shifted copies do.
+func lineSubtractedEvidence(_ plane: Plane, x: Double, y: Double, r: Double, step: (dx: Int, dy: Int),
+                            threshold: Float, gridNormals: [Double]) -> (coverage: Double, gridAligned: Double)? {
+    // The evidence reads 1.6 r around the centre and one pixel more for its gradients.
+    let reach = 1.6 * r + 2
+    let w = plane.width, h = plane.height
+    // Compared as doubles first (NaN fails too): an integer conversion of a coordinate far
+    // outside traps.
+    guard r > 0, x - reach >= 0, y - reach >= 0, x + reach <= Double(w - 1), y + reach <= Double(h - 1) else { return nil }
+    let x0 = Int((x - reach).rounded(.down)), x1 = Int((x + reach).rounded(.up))
+    let y0 = Int((y - reach).rounded(.down)), y1 = Int((y + reach).rounded(.up))
+    guard x0 >= 0, x1 < w, y0 >= 0, y1 < h else { return nil }
+    func inside(_ sx: Int, _ sy: Int) -> Bool { x0 + sx >= 0 && x1 + sx < w && y0 + sy >= 0 && y1 + sy < h }
+    let forward = inside(step.dx, step.dy), backward = inside(-step.dx, -step.dy)
+    guard forward || backward else { return nil }
+    let pw = x1 - x0 + 1, ph = y1 - y0 + 1
+    let offset = step.dy * w + step.dx
+    let residual = plane.data.withUnsafeBufferPointer { d in
+        Plane(width: pw, height: ph, filling: { out in
+            for py in 0..<ph {
+                let row = (y0 + py) * w + x0
+                for px in 0..<pw {
+                    let i = row + px
+                    let reference = forward && backward ? 0.5 * (d[i + offset] + d[i - offset])
+                        : forward ? d[i + offset] : d[i - offset]
+                    out[py * pw + px] = d[i] - reference
+                }
+            }
+        })
+    }
+    let e = RadialEdgeField(residual).evidence(x: x - Double(x0), y: y - Double(y0), r: r, threshold: threshold,
+                                               gridNormals: gridNormals)
+    return (e.coverage, e.gridAligned)
+}
