@@ -65,10 +65,6 @@ struct GoldenScore {
     }
 }
 
-/// The repository root, found from this file's location (Tests/VisionTests/...).
-private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent().path
-
 @Suite("Goldens", .serialized)
 struct GoldensTests {
     /// The acceptance targets, on the Goldens with the labels-v1 matching rule

@@ -104,20 +104,15 @@ struct LineSubtractionTests {
     /// at the image's left border) are found only with `lineSubtraction`, for no false
     /// detection more, and the image's count comes into its `expect` range (52 ... 64).
     @Test func cellsOnTripleLinesOfAGolden() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().path
-        let image = try Image.decode(file: root + "/Goldens/standard-s111-000.png")
-        let label = try Label.load(path: root + "/TestLabels/standard-s111-000.json")
+        let image = try Image.decode(file: repositoryRoot + "/Goldens/standard-s111-000.png")
+        let label = try Label.load(path: repositoryRoot + "/TestLabels/standard-s111-000.json")
         var off = PipelineConfig()
         off.lineSubtraction = false
         let with = try Pipeline(config: PipelineConfig()).run(image).detections
         let without = try Pipeline(config: off).run(image).detections
-        func found(_ detections: [Detection], near x: Double, _ y: Double) -> Bool {
-            detections.contains { ($0.x - x) * ($0.x - x) + ($0.y - y) * ($0.y - y) <= 3 * 3 }
-        }
         for (x, y) in [(408.264, 92.815), (309.845, 385.466), (23.237, 207.904)] {
-            #expect(found(with, near: x, y), "cell at \(x),\(y) not found with lineSubtraction")
-            #expect(!found(without, near: x, y), "cell at \(x),\(y) found without lineSubtraction: pick another")
+            #expect(hasDetection(with, near: x, y, within: 3), "cell at \(x),\(y) not found with lineSubtraction")
+            #expect(!hasDetection(without, near: x, y, within: 3), "cell at \(x),\(y) found without lineSubtraction: pick another")
         }
         let truth = label.cells.map { (x: $0.x, y: $0.y) }
         let matchedWith = matchCount(with, truth, tolerance: 3), matchedWithout = matchCount(without, truth, tolerance: 3)

@@ -114,3 +114,13 @@ func matchCount(_ detections: [Detection], _ truth: [(x: Double, y: Double)], to
     }
     return usedD.count
 }
+
+/// The repository root (Goldens, TestLabels, Tests/Images), found from this file's location
+/// (Tests/VisionTests/...).
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent().path
+
+/// Whether a detection's centre lies within `distance` pixels of (x, y).
+func hasDetection(_ detections: [Detection], near x: Double, _ y: Double, within distance: Double) -> Bool {
+    detections.contains { ($0.x - x) * ($0.x - x) + ($0.y - y) * ($0.y - y) <= distance * distance }
+}
