@@ -104,21 +104,15 @@ struct LineSubtractionTests {
     /// at the image's left border) are found only with `lineSubtraction`, for no false
     /// detection more, and the image's count comes into its `expect` range (52 ... 64).
     @Test func cellsOnTripleLinesOfAGolden() throws {
-        let image = try Image.decode(file: repositoryRoot + "/Goldens/standard-s111-000.png")
-        let label = try Label.load(path: repositoryRoot + "/TestLabels/standard-s111-000.json")
-        var off = PipelineConfig()
-        off.lineSubtraction = false
-        let with = try Pipeline(config: PipelineConfig()).run(image).detections
-        let without = try Pipeline(config: off).run(image).detections
-        for (x, y) in [(408.264, 92.815), (309.845, 385.466), (23.237, 207.904)] {
-            #expect(hasDetection(with, near: x, y, within: 3), "cell at \(x),\(y) not found with lineSubtraction")
-            #expect(!hasDetection(without, near: x, y, within: 3), "cell at \(x),\(y) found without lineSubtraction: pick another")
+        let run = try SwitchedGoldenRun(golden: "standard-s111-000", extension: "png", tolerance: 3) {
+            $0.lineSubtraction = false
         }
-        let truth = label.cells.map { (x: $0.x, y: $0.y) }
-        let matchedWith = matchCount(with, truth, tolerance: 3), matchedWithout = matchCount(without, truth, tolerance: 3)
-        #expect(with.count - matchedWith <= without.count - matchedWithout,
-                "false detections \(without.count - matchedWithout) -> \(with.count - matchedWith)")
-        let expected = try #require(label.expect?.total)
-        #expect(with.count >= expected.min ?? 0 && with.count <= expected.max ?? .max, "\(with.count) counted")
+        for (x, y) in [(408.264, 92.815), (309.845, 385.466), (23.237, 207.904)] {
+            #expect(hasDetection(run.with, near: x, y, within: 3), "cell at \(x),\(y) not found with lineSubtraction")
+            #expect(!hasDetection(run.without, near: x, y, within: 3), "cell at \(x),\(y) found without lineSubtraction: pick another")
+        }
+        #expect(run.falseWith <= run.falseWithout, "false detections \(run.falseWithout) -> \(run.falseWith)")
+        let expected = try #require(run.label.expect?.total)
+        #expect(run.with.count >= expected.min ?? 0 && run.with.count <= expected.max ?? .max, "\(run.with.count) counted")
     }
 }

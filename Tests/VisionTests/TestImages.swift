@@ -1,3 +1,4 @@
+import Fixtures
 import Imaging
 @testable import Vision
 
@@ -123,4 +124,30 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 /// Whether a detection's centre lies within `distance` pixels of (x, y).
 func hasDetection(_ detections: [Detection], near x: Double, _ y: Double, within distance: Double) -> Bool {
     detections.contains { ($0.x - x) * ($0.x - x) + ($0.y - y) * ($0.y - y) <= distance * distance }
+}
+
+/// One Golden run with the default configuration and again with one setting changed (`off`):
+/// the detections of each, and how many of each match a labelled cell within `tolerance` px.
+struct SwitchedGoldenRun {
+    let label: Label
+    let with: [Detection]
+    let without: [Detection]
+    let matchedWith: Int
+    let matchedWithout: Int
+    var falseWith: Int { with.count - matchedWith }
+    var falseWithout: Int { without.count - matchedWithout }
+
+    /// - Parameters:
+    ///   - name: the fixture's stem; its image is found in Goldens/ and its label in TestLabels/.
+    init(golden name: String, extension ext: String, tolerance: Double, off: (inout PipelineConfig) -> Void) throws {
+        let image = try Image.decode(file: repositoryRoot + "/Goldens/\(name).\(ext)")
+        label = try Label.load(path: repositoryRoot + "/TestLabels/\(name).json")
+        var changed = PipelineConfig()
+        off(&changed)
+        with = try Pipeline(config: PipelineConfig()).run(image).detections
+        without = try Pipeline(config: changed).run(image).detections
+        let truth = label.cells.map { (x: $0.x, y: $0.y) }
+        matchedWith = matchCount(with, truth, tolerance: tolerance)
+        matchedWithout = matchCount(without, truth, tolerance: tolerance)
+    }
 }
