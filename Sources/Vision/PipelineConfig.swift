@@ -205,6 +205,14 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Goldens +4 cells, +1 false detection; the independent synthetic set +20, +7, blank
     /// controls 21 -> 20; the cellqa synthetic set +46, +19.)
     public var lineSubtraction: Bool = true
+    /// With a ruling found, a candidate on one of its lines that passed the boundary test on
+    /// its raw rim is tested again with the line subtracted (as for `lineSubtraction`, using
+    /// only the sides whose shifted disc reaches no other candidate that passed), and dropped
+    /// when its rim shows along neither ruling direction: the edges of a line's own strokes
+    /// (between a sharp triple line's strokes, at T-junctions) made that rim. (The independent
+    /// synthetic set -6 cells, -33 false detections, blank controls 20 -> 7; the Goldens -1,
+    /// -1; the cellqa synthetic sets -3 cells, -6 false detections.)
+    public var dropLineResidue: Bool = true
     /// Candidates are tested and vote at a radius of at least this fraction of the smallest
     /// cell radius (0 ... 1).
     public var candidateRadiusFloor: Double = 1

@@ -70,6 +70,7 @@ enum ConfigKey {
             .number("lineShiftRatio", \.lineShiftRatio, 0...1000),
             .number("keepUnvotedCoverage", \.keepUnvotedCoverage, 0...1),
             .flag("lineSubtraction", \.lineSubtraction),
+            .flag("dropLineResidue", \.dropLineResidue),
             .number("candidateRadiusFloor", \.candidateRadiusFloor, 0...1),
             .number("minCircularity", \.minCircularity, 0...1),
             .number("minSolidity", \.minSolidity, 0...1),

@@ -10,10 +10,10 @@ struct LineSubtractionTests {
     static let threshold: Float = 0.04
 
     /// A smoothed log-luminance plane: a vertical triple line at x = 40 (three strokes 3 px
-    /// apart, Gaussian profiles), optionally a ring-shaped cell of radius 3.5 centred at
-    /// (40, `cellY`) and a horizontal single line arriving from the right at y = `junctionY`,
-    /// and light noise.
-    static func plane(cellY: Double? = nil, junctionY: Double? = nil, height: Int = 80) -> Plane {
+    /// apart, Gaussian profiles), optionally ring-shaped cells of radius 3.5 centred at
+    /// (40, `cellY`) and (40, `neighbourY`) and a horizontal single line arriving from the
+    /// right at y = `junctionY`, and light noise.
+    static func plane(cellY: Double? = nil, neighbourY: Double? = nil, junctionY: Double? = nil, height: Int = 80) -> Plane {
         var sequence = TestSequence(state: 7)
         var plane = Plane(width: 80, height: height)
         for y in 0..<height {
@@ -22,8 +22,8 @@ struct LineSubtractionTests {
                 var v = 0.0
                 for stroke in [37.0, 40, 43] { v -= 0.6 * exp(-(fx - stroke) * (fx - stroke) / (2 * 0.6 * 0.6)) }
                 if let junctionY, fx > 43 { v -= 0.6 * exp(-(fy - junctionY) * (fy - junctionY) / (2 * 0.6 * 0.6)) }
-                if let cellY {
-                    let d = ((fx - 40) * (fx - 40) + (fy - cellY) * (fy - cellY)).squareRoot()
+                for cy in [cellY, neighbourY].compactMap({ $0 }) {
+                    let d = ((fx - 40) * (fx - 40) + (fy - cy) * (fy - cy)).squareRoot()
                     v -= 0.5 * exp(-(d - 3.5) * (d - 3.5) / (2 * 0.7 * 0.7))
                 }
                 plane[x, y] = Float(v) + Float(0.004 * (sequence.next() - 0.5))

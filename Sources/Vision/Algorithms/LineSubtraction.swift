@@ -1,5 +1,9 @@
 import Foundation
 
+/// Which shifted copies `lineSubtractedEvidence` subtracts: both, or the one at `+step` or at
+/// `-step` only (when the other may hold another cell).
+enum LineSide { case both, forward, backward }
+
 /// The boundary test (`RadialEdgeField.evidence`) on what a straight line does not explain:
 /// each sample minus the mean of the samples a whole-pixel `step` along the line on either
 /// side (the one side that is inside the plane, at its border).
@@ -23,10 +27,12 @@ import Foundation
 ///   - threshold: gradient magnitude, plane units per pixel. The difference has 1.5 times
 ///     (one side: twice) the noise variance of the plane; callers scale the plane's threshold.
 ///   - gridNormals: as for `RadialEdgeField.evidence`.
+///   - side: which shifted copies may be subtracted (`.both`: both where inside the plane).
 /// - Returns: coverage and grid-aligned share, or nil when the annulus leaves the plane or
-///   both shifted copies do.
+///   every allowed shifted copy does.
 func lineSubtractedEvidence(_ plane: Plane, x: Double, y: Double, r: Double, step: (dx: Int, dy: Int),
-                            threshold: Float, gridNormals: [Double]) -> (coverage: Double, gridAligned: Double)? {
+                            threshold: Float, gridNormals: [Double], side: LineSide = .both)
+    -> (coverage: Double, gridAligned: Double)? {
     // The evidence reads 1.6 r around the centre and one pixel more for its gradients.
     let reach = 1.6 * r + 2
     let w = plane.width, h = plane.height
@@ -37,7 +43,8 @@ func lineSubtractedEvidence(_ plane: Plane, x: Double, y: Double, r: Double, ste
     let y0 = Int((y - reach).rounded(.down)), y1 = Int((y + reach).rounded(.up))
     guard x0 >= 0, x1 < w, y0 >= 0, y1 < h else { return nil }
     func inside(_ sx: Int, _ sy: Int) -> Bool { x0 + sx >= 0 && x1 + sx < w && y0 + sy >= 0 && y1 + sy < h }
-    let forward = inside(step.dx, step.dy), backward = inside(-step.dx, -step.dy)
+    let forward = side != .backward && inside(step.dx, step.dy)
+    let backward = side != .forward && inside(-step.dx, -step.dy)
     guard forward || backward else { return nil }
     let pw = x1 - x0 + 1, ph = y1 - y0 + 1
     let offset = step.dy * w + step.dx
@@ -57,4 +64,29 @@ func lineSubtractedEvidence(_ plane: Plane, x: Double, y: Double, r: Double, ste
     let e = RadialEdgeField(residual).evidence(x: x - Double(x0), y: y - Double(y0), r: r, threshold: threshold,
                                                gridNormals: gridNormals)
     return (e.coverage, e.gridAligned)
+}
+
+/// The shifted copies `lineSubtractedEvidence` may subtract at (x, y) without another cell's
+/// rim in them: a side is clear when its disc (the 1.6 r the test reads, a pixel more) meets
+/// none of `others`. A neighbour there would show in the difference, so a cell in a clump
+/// along a line would be judged by its neighbours. nil when neither side is clear.
+///
+/// - Parameters:
+///   - x, y, r: candidate centre and radius, plane pixels.
+///   - step: the whole-pixel step along the line.
+///   - others: the other candidates (centre and radius, same pixels).
+func clearSides(x: Double, y: Double, r: Double, step: (dx: Int, dy: Int), others: [Candidate]) -> LineSide? {
+    func clear(_ sign: Double) -> Bool {
+        let sx = x + sign * Double(step.dx), sy = y + sign * Double(step.dy)
+        return !others.contains { o in
+            let reach = 1.6 * r + o.r + 1
+            return (o.x - sx) * (o.x - sx) + (o.y - sy) * (o.y - sy) < reach * reach
+        }
+    }
+    switch (clear(1), clear(-1)) {
+    case (true, true): return .both
+    case (true, false): return .forward
+    case (false, true): return .backward
+    case (false, false): return nil
+    }
 }

@@ -165,6 +165,7 @@ struct CandidatesStage: Stage {
             let lineLevel = Float(config.crossingLineContrast)
             // The residual of `lineSubtractedEvidence` carries 1.5 times the plane's noise variance.
             let subtractedThreshold = threshold * Float(1.5).squareRoot()
+            let oneSidedThreshold = threshold * Float(2).squareRoot()
             func passesRim(coverage: Double, aligned: Double) -> Bool {
                 coverage >= config.minEdgeCoverage && aligned <= config.maxGridAlignedEdges
             }
@@ -191,6 +192,23 @@ struct CandidatesStage: Stage {
                     }
                 }
                 return best
+            }
+            // `dropLineResidue`: true when a candidate on a line shows no rim, along any ruling
+            // direction where the test could run, once the line is subtracted from the sides
+            // that hold no other candidate (`clearSides`); one side's residual carries twice
+            // the noise variance.
+            func isLineResidue(_ c: Candidate, others: [Candidate]) -> Bool {
+                var tested = false
+                for steps in subtractionSteps {
+                    guard let step = steps.step(minLength: 2.7 * c.r, maxLength: 4 * c.r) else { continue }
+                    guard let side = clearSides(x: c.x, y: c.y, r: c.r, step: step, others: others) else { continue }
+                    guard let e = lineSubtractedEvidence(smoothLog, x: c.x, y: c.y, r: c.r, step: step,
+                                                         threshold: side == .both ? subtractedThreshold : oneSidedThreshold,
+                                                         gridNormals: gridNormals, side: side) else { continue }
+                    if passesRim(coverage: e.coverage, aligned: e.gridAligned) { return false }
+                    tested = true
+                }
+                return tested
             }
             func boundaryEvidence(_ c: Candidate) -> (coverage: Double, aligned: Double, passes: Bool, onLine: PixelStep?) {
                 let e = edgeField.evidence(x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
@@ -266,6 +284,22 @@ struct CandidatesStage: Stage {
             }
             var kept = [(Candidate?, BoundaryVerdict)](repeating: (nil, .lineStretch), count: found.count)
             for i in spatialOrder(found) { kept[i] = test(found[i], detected: detected.isEmpty ? nil : detected[i]) }
+            // Candidates on a line that passed on their raw rim: the line's own edges (between a
+            // triple line's strokes, at a T-junction) can make that rim.
+            if config.dropLineResidue, !subtractionSteps.isEmpty {
+                let passed = kept.indices.compactMap { i in kept[i].0.map { (index: i, candidate: $0) } }
+                var residues: [Int] = []
+                // A stained cell's boundary shows on the stain map, where lines do not.
+                for (i, c) in passed where c.lineStep == nil && separated.lines.bilinear(c.x, c.y) >= lineLevel
+                    && (stain?.coverage(of: c) ?? 0) / visibleShare(c) < config.minEdgeCoverage {
+                    let near = 8 * c.r
+                    let others = passed.filter { o in
+                        o.index != i && abs(o.candidate.x - c.x) < near && abs(o.candidate.y - c.y) < near
+                    }.map(\.candidate)
+                    if isLineResidue(c, others: others) { residues.append(i) }
+                }
+                for i in residues { kept[i] = (nil, .lineResidue) }
+            }
             frame.trace?.record("boundary test (verdicts)", Array(zip(found, kept)), position: { c, _ in
                 (c.x * s + shift, c.y * s + shift, c.r * s)
             }, note: { "\($0.1.1)" })
@@ -362,6 +396,8 @@ enum BoundaryVerdict: CustomStringConvertible {
     case noDarkRim(depth: Float)
     /// Looks the same a few radii along a ruling direction (`lineShiftRatio`).
     case lineStretch
+    /// On a line, and no rim once the line is subtracted (`dropLineResidue`).
+    case lineResidue
 
     var description: String {
         switch self {
@@ -373,6 +409,7 @@ enum BoundaryVerdict: CustomStringConvertible {
         case .brightSpotWithoutRim(let depth): "bright spot without a dark rim: depth \(fmt(Double(depth)))"
         case .noDarkRim(let depth): "no dark rim: depth \(fmt(Double(depth)))"
         case .lineStretch: "a stretch of line: the same a few radii along it"
+        case .lineResidue: "line residue: no rim with the line subtracted"
         }
     }
 }
