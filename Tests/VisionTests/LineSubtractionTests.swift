@@ -55,15 +55,25 @@ struct LineSubtractionTests {
         #expect(junction.coverage < 0.75, "T-junction: coverage \(junction.coverage)")
     }
 
-    @Test func atTheBorderOneSideIsEnough() throws {
+    @Test func atTheBorderOneSideAndTheVisibleSectorsAreEnough() throws {
         // The step back up leaves the plane; the step down is inside.
         let top = try #require(lineSubtractedEvidence(Self.plane(cellY: 9), x: 40, y: 9, r: 3.5, step: (dx: 0, dy: 12),
                                                        threshold: Self.threshold, gridNormals: Self.normals))
         #expect(top.coverage >= 0.75 && top.gridAligned <= 0.45, "\(top)")
-        // Neither shifted copy fits in a plane 20 px high, and an annulus cut by the border is not tested.
+        // Neither shifted copy fits in a plane 20 px high.
         #expect(lineSubtractedEvidence(Self.plane(cellY: 10, height: 20), x: 40, y: 10, r: 3.5, step: (dx: 0, dy: 12),
                                        threshold: Self.threshold, gridNormals: Self.normals) == nil)
-        #expect(lineSubtractedEvidence(Self.plane(cellY: 40), x: 40, y: 3, r: 3.5, step: (dx: 0, dy: 12),
+        // A cell cut by the border shows its rim in the sectors inside the plane; a plain line
+        // there shows none.
+        let visible = visibleSectorShare(x: 40, y: 3, r: 3.5, width: 80, height: 80)
+        #expect(visible < 1)
+        let cut = try #require(lineSubtractedEvidence(Self.plane(cellY: 3), x: 40, y: 3, r: 3.5, step: (dx: 0, dy: 12),
+                                                       threshold: Self.threshold, gridNormals: Self.normals))
+        #expect(cut.coverage / visible >= 0.75 && cut.gridAligned <= 0.45, "\(cut), visible \(visible)")
+        let plainCut = try #require(lineSubtractedEvidence(Self.plane(), x: 40, y: 3, r: 3.5, step: (dx: 0, dy: 12),
+                                                            threshold: Self.threshold, gridNormals: Self.normals))
+        #expect(plainCut.coverage / visible < 0.25, "\(plainCut)")
+        #expect(lineSubtractedEvidence(Self.plane(cellY: 40), x: 40, y: -1, r: 3.5, step: (dx: 0, dy: 12),
                                        threshold: Self.threshold, gridNormals: Self.normals) == nil)
         #expect(lineSubtractedEvidence(Self.plane(cellY: 40), x: .nan, y: 40, r: 3.5, step: (dx: 0, dy: 12),
                                        threshold: Self.threshold, gridNormals: Self.normals) == nil)

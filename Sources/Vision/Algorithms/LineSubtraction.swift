@@ -28,8 +28,9 @@ enum LineSide { case both, forward, backward }
 ///     (one side: twice) the noise variance of the plane; callers scale the plane's threshold.
 ///   - gridNormals: as for `RadialEdgeField.evidence`.
 ///   - side: which shifted copies may be subtracted (`.both`: both where inside the plane).
-/// - Returns: coverage and grid-aligned share, or nil when the annulus leaves the plane or
-///   every allowed shifted copy does.
+/// - Returns: coverage (of all sectors: at the border, divide by `visibleSectorShare`) and
+///   grid-aligned share, or nil when the centre is outside the plane or every allowed
+///   shifted copy of the window leaves it.
 func lineSubtractedEvidence(_ plane: Plane, x: Double, y: Double, r: Double, step: (dx: Int, dy: Int),
                             threshold: Float, gridNormals: [Double], side: LineSide = .both)
     -> (coverage: Double, gridAligned: Double)? {
@@ -38,10 +39,12 @@ func lineSubtractedEvidence(_ plane: Plane, x: Double, y: Double, r: Double, ste
     let w = plane.width, h = plane.height
     // Compared as doubles first (NaN fails too): an integer conversion of a coordinate far
     // outside traps.
-    guard r > 0, x - reach >= 0, y - reach >= 0, x + reach <= Double(w - 1), y + reach <= Double(h - 1) else { return nil }
-    let x0 = Int((x - reach).rounded(.down)), x1 = Int((x + reach).rounded(.up))
-    let y0 = Int((y - reach).rounded(.down)), y1 = Int((y + reach).rounded(.up))
-    guard x0 >= 0, x1 < w, y0 >= 0, y1 < h else { return nil }
+    // At the border the window is cut to the plane, as the boundary test's is (callers divide
+    // the coverage by `visibleSectorShare`).
+    guard r > 0, x >= 0, y >= 0, x <= Double(w - 1), y <= Double(h - 1) else { return nil }
+    let x0 = max(0, Int((x - reach).rounded(.down))), x1 = min(w - 1, Int((x + reach).rounded(.up)))
+    let y0 = max(0, Int((y - reach).rounded(.down))), y1 = min(h - 1, Int((y + reach).rounded(.up)))
+    guard x0 < x1, y0 < y1 else { return nil }
     func inside(_ sx: Int, _ sy: Int) -> Bool { x0 + sx >= 0 && x1 + sx < w && y0 + sy >= 0 && y1 + sy < h }
     let forward = side != .backward && inside(step.dx, step.dy)
     let backward = side != .forward && inside(-step.dx, -step.dy)

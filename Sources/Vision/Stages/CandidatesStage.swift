@@ -178,8 +178,10 @@ struct CandidatesStage: Stage {
                 for steps in subtractionSteps {
                     guard let step = steps.step(minLength: 2.7 * c.r, maxLength: 4 * c.r),
                           let e = lineSubtractedEvidence(smoothLog, x: c.x, y: c.y, r: c.r, step: step,
-                                                         threshold: subtractedThreshold, gridNormals: gridNormals),
-                          passesRim(coverage: e.coverage, aligned: e.gridAligned) else { continue }
+                                                         threshold: subtractedThreshold, gridNormals: gridNormals)
+                    else { continue }
+                    let coverage = e.coverage / visibleShare(c)
+                    guard passesRim(coverage: coverage, aligned: e.gridAligned) else { continue }
                     // A cell a step away leaves its copy, negated, around this centre.
                     let ghost = [1.0, -1.0].contains { sign in
                         let there = edgeField.evidence(x: c.x + sign * Double(step.dx), y: c.y + sign * Double(step.dy),
@@ -187,8 +189,8 @@ struct CandidatesStage: Stage {
                         return passesRim(coverage: there.coverage, aligned: there.gridAligned)
                     }
                     if ghost { continue }
-                    if best == nil || (e.coverage, -e.gridAligned) > (best!.coverage, -best!.aligned) {
-                        best = (e.coverage, e.gridAligned, PixelStep(dx: step.dx, dy: step.dy))
+                    if best == nil || (coverage, -e.gridAligned) > (best!.coverage, -best!.aligned) {
+                        best = (coverage, e.gridAligned, PixelStep(dx: step.dx, dy: step.dy))
                     }
                 }
                 return best
@@ -205,7 +207,7 @@ struct CandidatesStage: Stage {
                     guard let e = lineSubtractedEvidence(smoothLog, x: c.x, y: c.y, r: c.r, step: step,
                                                          threshold: side == .both ? subtractedThreshold : oneSidedThreshold,
                                                          gridNormals: gridNormals, side: side) else { continue }
-                    if passesRim(coverage: e.coverage, aligned: e.gridAligned) { return false }
+                    if passesRim(coverage: e.coverage / visibleShare(c), aligned: e.gridAligned) { return false }
                     tested = true
                 }
                 return tested
