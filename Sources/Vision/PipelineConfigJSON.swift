@@ -71,6 +71,7 @@ enum ConfigKey {
             .number("keepUnvotedCoverage", \.keepUnvotedCoverage, 0...1),
             .flag("lineSubtraction", \.lineSubtraction),
             .flag("dropLineResidue", \.dropLineResidue),
+            .flag("cellsOnCrossings", \.cellsOnCrossings),
             .number("candidateRadiusFloor", \.candidateRadiusFloor, 0...1),
             .number("minCircularity", \.minCircularity, 0...1),
             .number("minSolidity", \.minSolidity, 0...1),

@@ -93,3 +93,41 @@ func clearSides(x: Double, y: Double, r: Double, step: (dx: Int, dy: Int), other
     case (false, false): return nil
     }
 }
+
+/// The line-subtracted boundary test of a candidate along one ruling line, from the sides of
+/// the line free of other candidates (`clearSides`): how the candidates stage asks whether a
+/// candidate on a line (`dropLineResidue`) or on a crossing (`cellsOnCrossings`) has a rim of
+/// its own.
+struct ClearSideRimTest {
+    /// Smoothed log luminance.
+    let plane: Plane
+    /// The plane's boundary threshold (gradient magnitude).
+    let threshold: Float
+    let gridNormals: [Double]
+    /// The boundary test's limits (`minEdgeCoverage`, `maxGridAlignedEdges`).
+    let minCoverage: Double
+    let maxGridAligned: Double
+    /// Coverage counted over the sectors in view (`borderCells`).
+    let borderCells: Bool
+
+    /// Whether the rim shows with the line along `step` subtracted; nil when that cannot be
+    /// told (another candidate on both sides, or the window's shifted copies leave the plane).
+    func showsRim(_ c: Candidate, step: (dx: Int, dy: Int), others: [Candidate]) -> Bool? {
+        guard let side = clearSides(x: c.x, y: c.y, r: c.r, step: step, others: others) else { return nil }
+        // The difference carries 1.5 times the plane's noise variance, one side's twice.
+        let variance: Float = side == .both ? 1.5 : 2
+        guard let e = lineSubtractedEvidence(plane, x: c.x, y: c.y, r: c.r, step: step,
+                                             threshold: threshold * variance.squareRoot(),
+                                             gridNormals: gridNormals, side: side) else { return nil }
+        let visible = borderCells ? visibleSectorShare(x: c.x, y: c.y, r: c.r, width: plane.width, height: plane.height) : 1
+        return e.coverage / visible >= minCoverage && e.gridAligned <= maxGridAligned
+    }
+}
+
+/// The candidates other than `candidates[index]` whose centres lie within `reach` of its centre
+/// in both axes (those a shifted disc of `clearSides` can meet, for `reach` >= 4 r + 2.6 r).
+func neighbours(of index: Int, in candidates: [Candidate], reach: Double) -> [Candidate] {
+    let c = candidates[index]
+    return candidates.indices.filter { $0 != index && abs(candidates[$0].x - c.x) < reach && abs(candidates[$0].y - c.y) < reach }
+        .map { candidates[$0] }
+}

@@ -159,13 +159,17 @@ struct CandidatesStage: Stage {
         // has no whole-pixel step 2.7 ... 4 radii long within 0.1 px).
         let subtractionSteps = config.lineSubtraction
             ? (frame.grid?.angles ?? []).map { LineSteps(angle: $0, maxLength: 4 * maxR, tolerance: 0.5) } : []
+        // The line-subtracted test from the sides free of other candidates, where a ruling was found.
+        let rimTest = subtractionSteps.isEmpty ? nil : edgeMap.map { smoothLog, threshold in
+            ClearSideRimTest(plane: smoothLog, threshold: threshold, gridNormals: gridNormals, minCoverage: config.minEdgeCoverage,
+                             maxGridAligned: config.maxGridAlignedEdges, borderCells: config.borderCells)
+        }
         // Boundary evidence: a cell's rim faces its centre all the way round; line leftovers,
         // crossings and specks do not.
         if let (smoothLog, threshold) = edgeMap, let edgeField {
             let lineLevel = Float(config.crossingLineContrast)
             // The residual of `lineSubtractedEvidence` carries 1.5 times the plane's noise variance.
             let subtractedThreshold = threshold * Float(1.5).squareRoot()
-            let oneSidedThreshold = threshold * Float(2).squareRoot()
             func passesRim(coverage: Double, aligned: Double) -> Bool {
                 coverage >= config.minEdgeCoverage && aligned <= config.maxGridAlignedEdges
             }
@@ -194,23 +198,6 @@ struct CandidatesStage: Stage {
                     }
                 }
                 return best
-            }
-            // `dropLineResidue`: true when a candidate on a line shows no rim, along any ruling
-            // direction where the test could run, once the line is subtracted from the sides
-            // that hold no other candidate (`clearSides`); one side's residual carries twice
-            // the noise variance.
-            func isLineResidue(_ c: Candidate, others: [Candidate]) -> Bool {
-                var tested = false
-                for steps in subtractionSteps {
-                    guard let step = steps.step(minLength: 2.7 * c.r, maxLength: 4 * c.r) else { continue }
-                    guard let side = clearSides(x: c.x, y: c.y, r: c.r, step: step, others: others) else { continue }
-                    guard let e = lineSubtractedEvidence(smoothLog, x: c.x, y: c.y, r: c.r, step: step,
-                                                         threshold: side == .both ? subtractedThreshold : oneSidedThreshold,
-                                                         gridNormals: gridNormals, side: side) else { continue }
-                    if passesRim(coverage: e.coverage / visibleShare(c), aligned: e.gridAligned) { return false }
-                    tested = true
-                }
-                return tested
             }
             func boundaryEvidence(_ c: Candidate) -> (coverage: Double, aligned: Double, passes: Bool, onLine: PixelStep?) {
                 let e = edgeField.evidence(x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
@@ -287,18 +274,20 @@ struct CandidatesStage: Stage {
             var kept = [(Candidate?, BoundaryVerdict)](repeating: (nil, .lineStretch), count: found.count)
             for i in spatialOrder(found) { kept[i] = test(found[i], detected: detected.isEmpty ? nil : detected[i]) }
             // Candidates on a line that passed on their raw rim: the line's own edges (between a
-            // triple line's strokes, at a T-junction) can make that rim.
-            if config.dropLineResidue, !subtractionSteps.isEmpty {
+            // triple line's strokes, at a T-junction) can make that rim. Dropped when no rim
+            // shows along any ruling direction where the test could run.
+            if config.dropLineResidue, let rimTest {
                 let passed = kept.indices.compactMap { i in kept[i].0.map { (index: i, candidate: $0) } }
+                let cells = passed.map(\.candidate)
                 var residues: [Int] = []
                 // A stained cell's boundary shows on the stain map, where lines do not.
-                for (i, c) in passed where c.lineStep == nil && separated.lines.bilinear(c.x, c.y) >= lineLevel
+                for (k, (i, c)) in passed.enumerated() where c.lineStep == nil && separated.lines.bilinear(c.x, c.y) >= lineLevel
                     && (stain?.coverage(of: c) ?? 0) / visibleShare(c) < config.minEdgeCoverage {
-                    let near = 8 * c.r
-                    let others = passed.filter { o in
-                        o.index != i && abs(o.candidate.x - c.x) < near && abs(o.candidate.y - c.y) < near
-                    }.map(\.candidate)
-                    if isLineResidue(c, others: others) { residues.append(i) }
+                    let others = neighbours(of: k, in: cells, reach: 8 * c.r)
+                    let verdicts = subtractionSteps.compactMap { steps in
+                        steps.step(minLength: 2.7 * c.r, maxLength: 4 * c.r).flatMap { rimTest.showsRim(c, step: $0, others: others) }
+                    }
+                    if !verdicts.isEmpty && !verdicts.contains(true) { residues.append(i) }
                 }
                 for i in residues { kept[i] = (nil, .lineResidue) }
             }
@@ -341,13 +330,33 @@ struct CandidatesStage: Stage {
             let brightness = edgeMap?.0 ?? logFlat
             let polarity = rulingPolarity(lines: separated.lines, logLuminance: logFlat,
                                           level: Float(config.crossingLineContrast))
-            found = found.filter { c in
-                let x = (c.x - shift) / s, y = (c.y - shift) / s
-                return !isCrossingResidue(contrast, x: x, y: y, brightness: brightness.bilinear(x, y), polarity: polarity,
-                                          stained: stain?.isStained(x: x, y: y) == true, angles: rulingAngles,
+            let working = found.map { c in
+                var c = c
+                c.x = (c.x - shift) / s
+                c.y = (c.y - shift) / s
+                c.r /= s
+                return c
+            }
+            // A clear cell on a crossing is darkened by both lines, so it has their polarity and
+            // the test takes it for what line removal leaves there: kept when its rim shows with
+            // each of the two lines subtracted in turn (a crossing's residue shows only the
+            // other line's edges then), from the sides free of other candidates.
+            func showsRimAcrossLines(_ k: Int) -> Bool {
+                guard config.cellsOnCrossings, let rimTest, subtractionSteps.count >= 2 else { return false }
+                let c = working[k]
+                let others = neighbours(of: k, in: working, reach: 8 * c.r)
+                return subtractionSteps.prefix(2).allSatisfy { steps in
+                    steps.step(minLength: 2.7 * c.r, maxLength: 4 * c.r).flatMap { rimTest.showsRim(c, step: $0, others: others) } == true
+                }
+            }
+            found = found.indices.filter { k in
+                let c = working[k]
+                return !isCrossingResidue(contrast, x: c.x, y: c.y, brightness: brightness.bilinear(c.x, c.y), polarity: polarity,
+                                          stained: stain?.isStained(x: c.x, y: c.y) == true, angles: rulingAngles,
                                           halfLength: length / 2,
                                           level: c.seeded ? faintCrossingLevel : Float(config.crossingLineContrast))
-            }
+                    || showsRimAcrossLines(k)
+            }.map { found[$0] }
             frame.trace?.record("line crossings", found, position: { ($0.x, $0.y, $0.r) })
         }
         // The registered ruling says where the triple lines cross; the little squares between
