@@ -210,8 +210,8 @@ public struct PipelineConfig: Sendable, Equatable {
     /// only the sides whose shifted disc reaches no other candidate that passed), and dropped
     /// when its rim shows along neither ruling direction: the edges of a line's own strokes
     /// (between a sharp triple line's strokes, at T-junctions) made that rim. (The independent
-    /// synthetic set -6 cells, -33 false detections, blank controls 20 -> 7; the Goldens -1,
-    /// -1; the cellqa synthetic sets -3 cells, -6 false detections.)
+    /// synthetic set -5 cells, -33 false detections, blank controls 20 -> 7; the Goldens -1
+    /// false detection; the cellqa synthetic sets -3 cells, -6 false detections.)
     public var dropLineResidue: Bool = true
     /// With a ruling found, a candidate the crossing test drops (`crossingLineContrast`: on a
     /// crossing of two lines, of the lines' polarity) is kept when its rim shows with each of

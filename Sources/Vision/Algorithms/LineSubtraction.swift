@@ -110,6 +110,13 @@ struct ClearSideRimTest {
     /// Coverage counted over the sectors in view (`borderCells`).
     let borderCells: Bool
 
+    /// `showsRim(_:step:others:)` with the step along `line` that `lineSubtraction` uses:
+    /// 2.7 ... 4 radii, so that the shifted copies of the cell fall outside what the test
+    /// reads; nil too when the line has no such step.
+    func showsRim(_ c: Candidate, along line: LineSteps, others: [Candidate]) -> Bool? {
+        line.step(minLength: 2.7 * c.r, maxLength: 4 * c.r).flatMap { showsRim(c, step: $0, others: others) }
+    }
+
     /// Whether the rim shows with the line along `step` subtracted; nil when that cannot be
     /// told (another candidate on both sides, or the window's shifted copies leave the plane).
     func showsRim(_ c: Candidate, step: (dx: Int, dy: Int), others: [Candidate]) -> Bool? {

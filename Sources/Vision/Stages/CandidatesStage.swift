@@ -284,9 +284,7 @@ struct CandidatesStage: Stage {
                 for (k, (i, c)) in passed.enumerated() where c.lineStep == nil && separated.lines.bilinear(c.x, c.y) >= lineLevel
                     && (stain?.coverage(of: c) ?? 0) / visibleShare(c) < config.minEdgeCoverage {
                     let others = neighbours(of: k, in: cells, reach: 8 * c.r)
-                    let verdicts = subtractionSteps.compactMap { steps in
-                        steps.step(minLength: 2.7 * c.r, maxLength: 4 * c.r).flatMap { rimTest.showsRim(c, step: $0, others: others) }
-                    }
+                    let verdicts = subtractionSteps.compactMap { rimTest.showsRim(c, along: $0, others: others) }
                     if !verdicts.isEmpty && !verdicts.contains(true) { residues.append(i) }
                 }
                 for i in residues { kept[i] = (nil, .lineResidue) }
@@ -345,9 +343,7 @@ struct CandidatesStage: Stage {
                 guard config.cellsOnCrossings, let rimTest, subtractionSteps.count >= 2 else { return false }
                 let c = working[k]
                 let others = neighbours(of: k, in: working, reach: 8 * c.r)
-                return subtractionSteps.prefix(2).allSatisfy { steps in
-                    steps.step(minLength: 2.7 * c.r, maxLength: 4 * c.r).flatMap { rimTest.showsRim(c, step: $0, others: others) } == true
-                }
+                return subtractionSteps.prefix(2).allSatisfy { rimTest.showsRim(c, along: $0, others: others) == true }
             }
             found = found.indices.filter { k in
                 let c = working[k]
