@@ -72,6 +72,8 @@ enum ConfigKey {
             .flag("lineSubtraction", \.lineSubtraction),
             .flag("dropLineResidue", \.dropLineResidue),
             .flag("cellsOnCrossings", \.cellsOnCrossings),
+            .number("fineRimMaxRadiusPx", \.fineRimMaxRadiusPx, 0...1000),
+            .number("fineRimCoverage", \.fineRimCoverage, 0...1),
             .number("candidateRadiusFloor", \.candidateRadiusFloor, 0...1),
             .number("minCircularity", \.minCircularity, 0...1),
             .number("minSolidity", \.minSolidity, 0...1),

@@ -199,10 +199,23 @@ struct CandidatesStage: Stage {
                 }
                 return best
             }
+            // A small cell's rim is too few working pixels round for every sector to show it: a
+            // candidate of at most `fineRimMaxRadiusPx` one sector short of the coverage is
+            // tested again on the full-resolution image, where it must show nearly all round.
+            let fineRim = frame.scale > 1 && config.fineRimMaxRadiusPx > 0
+                ? FineRimTest(image: frame.image, sigma: config.edgeSmoothingPx * s, threshold: threshold) : nil
+            let oneSectorShort = config.minEdgeCoverage - 1.0 / 16
             func boundaryEvidence(_ c: Candidate) -> (coverage: Double, aligned: Double, passes: Bool, onLine: PixelStep?) {
                 let e = edgeField.evidence(x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
                 let coverage = e.coverage / visibleShare(c)
                 let passes = passesRim(coverage: coverage, aligned: e.gridAligned)
+                if !passes, let fineRim, c.r * s <= config.fineRimMaxRadiusPx, coverage >= oneSectorShort - 1e-9 {
+                    let fine = fineRim.evidence(x: c.x * s + shift, y: c.y * s + shift, r: c.r * s, gridNormals: gridNormals)
+                    let fineCoverage = fine.coverage / visibleShare(c)
+                    if fineCoverage >= config.fineRimCoverage, fine.gridAligned <= config.maxGridAlignedEdges {
+                        return (fineCoverage, fine.gridAligned, true, nil)
+                    }
+                }
                 // Rim enough, but mostly along the ruling: a cell inside a line's band shows its
                 // own rim once the line is subtracted; a stretch of line shows none.
                 if !passes, coverage >= config.minEdgeCoverage, let on = rimOnLine(c) {

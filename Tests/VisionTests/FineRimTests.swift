@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+import Imaging
+@testable import Vision
+
+@Suite("Small candidates one sector short at the working scale are tested at full resolution")
+struct FineRimTests {
+    /// A grey 8-bit image with a disc-shaped cell: a dark ring of radius `r` (2 px wide) round
+    /// a bright centre, or no cell when `r` is nil; `line`: a dark vertical line 3 px wide
+    /// through the centre instead.
+    static func image(size: Int = 48, r: Double?, line: Bool = false) -> Image {
+        var pixels = [UInt8](repeating: 0, count: size * size * 3)
+        let c = Double(size) / 2
+        for y in 0..<size {
+            for x in 0..<size {
+                let d = ((Double(x) - c) * (Double(x) - c) + (Double(y) - c) * (Double(y) - c)).squareRoot()
+                var v = 150.0
+                if let r { v = abs(d - r) <= 1 ? 60 : d < r - 1 ? 210 : 150 }
+                if line, abs(Double(x) - c) <= 1.5 { v = 60 }
+                for k in 0..<3 { pixels[(y * size + x) * 3 + k] = UInt8(v) }
+            }
+        }
+        return Image(width: size, height: size, pixels: pixels)
+    }
+
+    static let test = FineRimTest(image: image(r: 5), sigma: 1.4, threshold: 0.05)
+
+    @Test func aSmallRingShowsAllRound() {
+        let e = Self.test.evidence(x: 24, y: 24, r: 5, gridNormals: [0, .pi / 2])
+        #expect(e.coverage >= 0.9375, "\(e)")
+        #expect(e.gridAligned <= 0.45, "\(e)")
+    }
+
+    @Test func aUniformImageOrALineShowsNoRim() {
+        let blank = FineRimTest(image: Self.image(r: nil), sigma: 1.4, threshold: 0.05)
+        #expect(blank.evidence(x: 24, y: 24, r: 5, gridNormals: []).coverage == 0)
+        let line = FineRimTest(image: Self.image(r: nil, line: true), sigma: 1.4, threshold: 0.05)
+        #expect(line.evidence(x: 24, y: 24, r: 5, gridNormals: []).coverage <= 0.5)
+    }
+
+    /// The window is cut to the image: a candidate at the corner reads no pixel outside it.
+    @Test func aCandidateAtTheCornerStaysInsideTheImage() {
+        let e = Self.test.evidence(x: 0, y: 0, r: 8, gridNormals: [])
+        #expect(e.coverage <= 0.25, "\(e)")
+        let outside = Self.test.evidence(x: 1e6, y: -1e6, r: 5, gridNormals: [])
+        #expect(outside.coverage == 0 && outside.gridAligned == 0)
+    }
+
+    /// A crop of the independent synthetic set: a small live cell (r about 5 px, 2.5 working
+    /// pixels) beside a clump, missed at the working scale (11 of 16 sectors) and found with
+    /// the full-resolution test, the other detections unchanged.
+    @Test func aSmallCellBesideAClumpIsFound() throws {
+        let image = try Image.decode(file: repositoryRoot + "/Tests/Images/small-cell-beside-clump.png")
+        let cell = (x: 80.7, y: 80.1)
+        func near(_ d: Detection) -> Bool { ((d.x - cell.x) * (d.x - cell.x) + (d.y - cell.y) * (d.y - cell.y)).squareRoot() <= 3 }
+        var off = PipelineConfig()
+        off.fineRimMaxRadiusPx = 0
+        let without = try Pipeline(config: off).run(image).detections
+        let with = try Pipeline(config: PipelineConfig()).run(image).detections
+        #expect(!without.contains(where: near), "found without the full-resolution test: the case no longer arises")
+        #expect(with.contains(where: near))
+        #expect(with.filter { !near($0) } == without, "the other detections changed")
+    }
+}
