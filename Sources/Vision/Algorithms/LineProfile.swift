@@ -50,7 +50,10 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
     var estimates = [Float](repeating: 0, count: w * (h + 1))
     // Columns covered by each sheared row (empty: first > last).
     var firstColumn = [Int](repeating: 1, count: rows), lastColumn = [Int](repeating: 0, count: rows)
-    var line = [Float](repeating: 0, count: w)
+    // One sheared row's samples, written through a pointer: an array subscript here checked
+    // bounds and uniqueness on every sample.
+    let line = UnsafeMutableBufferPointer<Float>.allocate(capacity: max(1, w))
+    defer { line.deallocate() }
     // Sheared rows covering each column: a contiguous range (the first and last covered
     // columns of row k move monotonically with k), `coveredFrom[m] ... coveredTo[m]`.
     var coveredFrom = [Int](repeating: rows, count: w), coveredTo = [Int](repeating: -1, count: w)
@@ -95,10 +98,8 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
             }
             let blocks = max(1, Int((Double(n) / Double(max(2, block / 2))).rounded()))
             let size = Double(n) / Double(blocks)
-            line.withUnsafeMutableBufferPointer { ln in
-                medians.withUnsafeMutableBufferPointer { md in
-                    selector.select(ln, n: n, blocks: blocks, size: size, into: md)
-                }
+            medians.withUnsafeMutableBufferPointer { md in
+                selector.select(line, n: n, blocks: blocks, size: size, into: md)
             }
             // Position in block-centre units, t = ((column - first) / 2 + 0.5) / size - 0.5,
             // advanced incrementally; the blocks and weight each column reads depend only on
