@@ -224,13 +224,22 @@ public struct PipelineConfig: Sendable, Equatable {
     /// A candidate of at most this radius (image pixels) one sector short of
     /// `minEdgeCoverage` at the working scale is tested again on the full-resolution image
     /// (`FineRimTest`): a small cell's rim is too few working pixels round for every sector to
-    /// show it. 0: off; no effect at working scale 1. (The independent synthetic set +40
-    /// cells, +11 false detections; its second draw F1 +0.0026; the Goldens +1, +6; the cellqa
-    /// synthetic set +16, +14; its JPEG q60 set -3, +18.)
+    /// show it. 0: off; no effect at working scale 1. (The independent synthetic set +47
+    /// cells, +7 false detections; two further draws never tuned on +16, +2 and +20, +8; the
+    /// Goldens +3, +2; the cellqa synthetic set +29, +6; its JPEG q60 set +1, +7;
+    /// ldc-maxkudi +3, +2.)
     public var fineRimMaxRadiusPx: Double = 8
-    /// The coverage `fineRimMaxRadiusPx`'s full-resolution test asks for (0 ... 1): more than
-    /// `minEdgeCoverage`, as more pixels give stray gradients more chances to face the centre.
-    public var fineRimCoverage: Double = 0.9375
+    /// The coverage `fineRimMaxRadiusPx`'s full-resolution test asks for (0 ... 1).
+    public var fineRimCoverage: Double = 0.875
+    /// ... and in how many of 16 sectors round the centre a point between 0.6 and 1.4 radii
+    /// must be darker than the centre (0 ... 16): with more pixels, stray gradients face a
+    /// spot between cells in a clump from most sides too, but only a cell has a dark ring
+    /// all round (`darkRingSectors`).
+    public var fineRimDarkSectors: Int = 16
+    /// How much darker than the centre such a point must be, log luminance (0.02: 2 %; 0:
+    /// rounding alone can pass a uniform background). (0 -> 0.02: the JPEG q60 set 3 false
+    /// detections fewer, nothing else changed.)
+    public var fineRimRingDepth: Double = 0.02
     /// Candidates are tested and vote at a radius of at least this fraction of the smallest
     /// cell radius (0 ... 1).
     public var candidateRadiusFloor: Double = 1

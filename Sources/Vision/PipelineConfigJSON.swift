@@ -74,6 +74,8 @@ enum ConfigKey {
             .flag("cellsOnCrossings", \.cellsOnCrossings),
             .number("fineRimMaxRadiusPx", \.fineRimMaxRadiusPx, 0...1000),
             .number("fineRimCoverage", \.fineRimCoverage, 0...1),
+            .integer("fineRimDarkSectors", \.fineRimDarkSectors, 0...16),
+            .number("fineRimRingDepth", \.fineRimRingDepth, 0...10),
             .number("candidateRadiusFloor", \.candidateRadiusFloor, 0...1),
             .number("minCircularity", \.minCircularity, 0...1),
             .number("minSolidity", \.minSolidity, 0...1),

@@ -23,18 +23,51 @@ struct FineRimTests {
         return Image(width: size, height: size, pixels: pixels)
     }
 
-    static let test = FineRimTest(image: image(r: 5), sigma: 1.4, threshold: 0.05)
+    /// Three cells of radius 7 (dark rings round bright centres) round a spot at (24, 24),
+    /// 120 degrees apart, their rims 7-9 px from it: what a small candidate between cells in a
+    /// clump sees.
+    static func clump(size: Int = 64) -> Image {
+        var pixels = [UInt8](repeating: 150, count: size * size * 3)
+        let centres = (0..<3).map { k in
+            let a = Double(k) * 2 * .pi / 3
+            return (24 + 15 * cos(a), 24 + 15 * sin(a))
+        }
+        for y in 0..<size {
+            for x in 0..<size {
+                for (cx, cy) in centres {
+                    let d = ((Double(x) - cx) * (Double(x) - cx) + (Double(y) - cy) * (Double(y) - cy)).squareRoot()
+                    if d <= 8 {
+                        for k in 0..<3 { pixels[(y * size + x) * 3 + k] = abs(d - 7) <= 1 ? 60 : 210 }
+                    }
+                }
+            }
+        }
+        return Image(width: size, height: size, pixels: pixels)
+    }
+
+    static let test = FineRimTest(image: image(r: 5), sigma: 1.4, threshold: 0.05, ringDepth: 0.02)
 
     @Test func aSmallRingShowsAllRound() {
         let e = Self.test.evidence(x: 24, y: 24, r: 5, gridNormals: [0, .pi / 2])
         #expect(e.coverage >= 0.9375, "\(e)")
         #expect(e.gridAligned <= 0.45, "\(e)")
+        #expect(e.darkRingSectors == 16)
+    }
+
+    /// Between three cells their rims face the spot from most sides, but between the cells
+    /// its rays run out onto the background: no dark ring all round.
+    @Test func aSpotBetweenCellsHasNoDarkRingAllRound() {
+        let gap = FineRimTest(image: Self.clump(), sigma: 1.4, threshold: 0.05, ringDepth: 0.02)
+            .evidence(x: 24, y: 24, r: 6, gridNormals: [])
+        #expect(gap.darkRingSectors < 16, "\(gap)")
+        #expect(gap.darkRingSectors >= 3, "the neighbours' rims are no longer in reach: \(gap)")
+        #expect(gap.coverage > 0, "the neighbours' rims no longer face the spot: \(gap)")
     }
 
     @Test func aUniformImageOrALineShowsNoRim() {
-        let blank = FineRimTest(image: Self.image(r: nil), sigma: 1.4, threshold: 0.05)
+        let blank = FineRimTest(image: Self.image(r: nil), sigma: 1.4, threshold: 0.05, ringDepth: 0.02)
         #expect(blank.evidence(x: 24, y: 24, r: 5, gridNormals: []).coverage == 0)
-        let line = FineRimTest(image: Self.image(r: nil, line: true), sigma: 1.4, threshold: 0.05)
+        let line = FineRimTest(image: Self.image(r: nil, line: true), sigma: 1.4, threshold: 0.05, ringDepth: 0.02)
         #expect(line.evidence(x: 24, y: 24, r: 5, gridNormals: []).coverage <= 0.5)
     }
 
@@ -43,7 +76,7 @@ struct FineRimTests {
         let e = Self.test.evidence(x: 0, y: 0, r: 8, gridNormals: [])
         #expect(e.coverage <= 0.25, "\(e)")
         let outside = Self.test.evidence(x: 1e6, y: -1e6, r: 5, gridNormals: [])
-        #expect(outside.coverage == 0 && outside.gridAligned == 0)
+        #expect(outside.coverage == 0 && outside.gridAligned == 0 && outside.darkRingSectors == 0)
     }
 
     /// A crop of the independent synthetic set: a small live cell (r about 5 px, 2.5 working

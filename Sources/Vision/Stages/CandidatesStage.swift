@@ -201,9 +201,10 @@ struct CandidatesStage: Stage {
             }
             // A small cell's rim is too few working pixels round for every sector to show it: a
             // candidate of at most `fineRimMaxRadiusPx` one sector short of the coverage is
-            // tested again on the full-resolution image, where it must show nearly all round.
+            // tested again on the full-resolution image, with a dark ring all round its centre.
             let fineRim = frame.scale > 1 && config.fineRimMaxRadiusPx > 0
-                ? FineRimTest(image: frame.image, sigma: config.edgeSmoothingPx * s, threshold: threshold) : nil
+                ? FineRimTest(image: frame.image, sigma: config.edgeSmoothingPx * s, threshold: threshold,
+                              ringDepth: Float(config.fineRimRingDepth)) : nil
             let oneSectorShort = config.minEdgeCoverage - 1.0 / 16
             func boundaryEvidence(_ c: Candidate) -> (coverage: Double, aligned: Double, passes: Bool, onLine: PixelStep?) {
                 let e = edgeField.evidence(x: c.x, y: c.y, r: c.r, threshold: threshold, gridNormals: gridNormals)
@@ -212,7 +213,8 @@ struct CandidatesStage: Stage {
                 if !passes, let fineRim, c.r * s <= config.fineRimMaxRadiusPx, coverage >= oneSectorShort - 1e-9 {
                     let fine = fineRim.evidence(x: c.x * s + shift, y: c.y * s + shift, r: c.r * s, gridNormals: gridNormals)
                     let fineCoverage = fine.coverage / visibleShare(c)
-                    if fineCoverage >= config.fineRimCoverage, fine.gridAligned <= config.maxGridAlignedEdges {
+                    if fineCoverage >= config.fineRimCoverage, fine.gridAligned <= config.maxGridAlignedEdges,
+                       fine.darkRingSectors >= config.fineRimDarkSectors {
                         return (fineCoverage, fine.gridAligned, true, nil)
                     }
                 }
