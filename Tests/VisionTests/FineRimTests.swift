@@ -77,6 +77,11 @@ struct FineRimTests {
         #expect(e.coverage <= 0.25, "\(e)")
         let outside = Self.test.evidence(x: 1e6, y: -1e6, r: 5, gridNormals: [])
         #expect(outside.coverage == 0 && outside.gridAligned == 0 && outside.darkRingSectors == 0)
+        // A pixel buffer cut short after the image was made is not read past its end.
+        var short = Self.image(r: 5)
+        short.pixels.removeLast(48 * 3)
+        let cut = FineRimTest(image: short, sigma: 1.4, threshold: 0.05, ringDepth: 0.02).evidence(x: 24, y: 24, r: 5, gridNormals: [])
+        #expect(cut.coverage == 0 && cut.darkRingSectors == 0)
     }
 
     /// A crop of the independent synthetic set: a small live cell (r about 5 px, 2.5 working

@@ -36,7 +36,8 @@ struct FineRimTest {
         let reach = Int((1.6 * r + 3 * sigma).rounded(.up)) + 2
         let x0 = max(0, Int(x.rounded(.down)) - reach), y0 = max(0, Int(y.rounded(.down)) - reach)
         let x1 = min(image.width - 1, Int(x.rounded(.up)) + reach), y1 = min(image.height - 1, Int(y.rounded(.up)) + reach)
-        guard x1 - x0 >= 2, y1 - y0 >= 2 else { return (0, 0, 0) }
+        // `pixels` is a public var: a buffer that no longer matches the size is not read.
+        guard x1 - x0 >= 2, y1 - y0 >= 2, image.pixels.count >= image.width * image.height * 3 else { return (0, 0, 0) }
         let window = smoothedLogLuminance(image, x0: x0, y0: y0, width: x1 - x0 + 1, height: y1 - y0 + 1, sigma: sigma)
         let e = radialEdgeCoverage(window, x: x - Double(x0), y: y - Double(y0), r: r, threshold: threshold,
                                    gridNormals: gridNormals)
