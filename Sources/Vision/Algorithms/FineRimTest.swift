@@ -75,24 +75,25 @@ func darkRingSectors(_ plane: Plane, x: Double, y: Double, r: Double, sectors: I
     return dark
 }
 
-/// Gaussian-smoothed log of the linear luminance of a window of an 8-bit sRGB image.
+/// Gaussian-smoothed log of the linear luminance of a window of an 8-bit sRGB image, formed
+/// as the working plane is (`logPlane`, then the blur).
 /// - Parameters:
 ///   - x0, y0, width, height: the window, image pixels (inside the image).
 ///   - sigma: Gaussian smoothing, pixels.
 func smoothedLogLuminance(_ image: Image, x0: Int, y0: Int, width: Int, height: Int, sigma: Double) -> Plane {
-    let plane = Plane(width: width, height: height) { out in
+    let luminance = Plane(width: width, height: height) { out in
         image.pixels.withUnsafeBufferPointer { px in
             weightedLinearChannels.withUnsafeBufferPointer { t in
                 for y in 0..<height {
                     var p = px.baseAddress! + ((y0 + y) * image.width + x0) * 3
                     let row = out + y * width
                     for x in 0..<width {
-                        row[x] = log(max(t[Int(p[0])] + t[256 &+ Int(p[1])] + t[512 &+ Int(p[2])], 1e-4))
+                        row[x] = t[Int(p[0])] + t[256 &+ Int(p[1])] + t[512 &+ Int(p[2])]
                         p += 3
                     }
                 }
             }
         }
     }
-    return gaussianBlur(plane, sigma: sigma)
+    return gaussianBlur(logPlane(luminance), sigma: sigma)
 }
