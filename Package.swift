@@ -50,7 +50,7 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "JSON"]),
         .testTarget(name: "HemocytometerTests", dependencies: ["Hemocytometer"]),
-        .testTarget(name: "VisionTests", dependencies: ["Vision", "Imaging", "Synth", "Fixtures"]),
+        .testTarget(name: "VisionTests", dependencies: ["Vision", "Imaging", "Synth", "Fixtures", "JSON"]),
         .testTarget(name: "SynthTests", dependencies: ["Synth", "Imaging", "Fixtures"]),
         .testTarget(name: "HarnessTests", dependencies: ["Harness", "Fixtures", "Vision", "JSON", "Imaging"]),
         .testTarget(name: "CLITests", dependencies: ["cellqa", "Imaging", "JSON", "Harness"]),

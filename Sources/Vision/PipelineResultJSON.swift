@@ -46,7 +46,7 @@ extension PipelineResult {
         object.set("detections", .array(detections.map { d in
             .object(["x": round(d.x, 100), "y": round(d.y, 100), "r": round(d.r, 100),
                      "label": .string(d.cellClass.rawValue), "score": round(d.score, 10000),
-                     "confidence": round(d.confidence, 10000)])
+                     "confidence": round(d.confidence, 10000), "coverage": round(d.coverage, 10000)])
         }))
         return .object(object)
     }

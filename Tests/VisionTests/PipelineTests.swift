@@ -1,4 +1,5 @@
 import Testing
+import JSON
 import Imaging
 import Hemocytometer
 @testable import Vision
@@ -134,6 +135,23 @@ struct PipelineTests {
         let result = try Pipeline(config: Self.config).run(image)
         let overlay = drawOverlay(image, result: result)
         #expect(overlay.width == 100 && overlay != image)
+    }
+
+    /// `cellqa count --json` gives each detection's boundary coverage with its other fields.
+    @Test func detectionJSONCarriesItsEvidence() {
+        let count = ChamberCount(total: 1, live: 1, dead: 0, squares: [], meanPerSquare: nil, concentrationPerML: nil,
+                                 viabilityPercent: nil, flags: [])
+        let detection = Detection(x: 10.123, y: 20, r: 6, cellClass: .live, score: 12.34567, confidence: 0.9,
+                                  coverage: 0.8125)
+        let result = PipelineResult(width: 50, height: 50, detections: [detection], grid: nil, count: count,
+                                    focusScore: 0, glareRatio: 0, flags: [], timings: [])
+        guard case .object(let json) = result.jsonValue, case .array(let detections)? = json["detections"],
+              case .object(let d)? = detections.first else {
+            Issue.record("no detections array")
+            return
+        }
+        #expect(d["x"] == .double(10.12) && d["r"] == .double(6) && d["label"] == .string("live"))
+        #expect(d["score"] == .double(12.3457) && d["confidence"] == .double(0.9) && d["coverage"] == .double(0.8125))
     }
 
     @Test func overlayDrawsTheRegisteredRuling() {
