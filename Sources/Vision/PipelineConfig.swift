@@ -165,6 +165,16 @@ public struct PipelineConfig: Sendable, Equatable {
     /// own edge and have none. 0 = off: for cells that show a bright body whose outline is
     /// much thinner than a working pixel (hemocytometer-ahnd6474's, radius 40-80 px).
     public var minRimDepth: Double = 0.02
+    /// An unstained candidate is dropped when the darkest points of 32 rays from its centre
+    /// (0.3 to 1.8 radii) scatter in radius by more than this (median absolute deviation, in
+    /// radii) and some ray gets no darker than the background (`RimRing`): a spot between
+    /// cells, whose "rim" is its neighbours'. 0 = off: for cells whose rim is not one ring at
+    /// one radius (hemocytometer-ahnd6474's textured bodies, ldc-maxkudi's one-sided halos).
+    /// (0.2 against off: the independent synthetic set -3 cells, -44 false detections; two
+    /// draws never tuned on -1, -14 and -2, -21; the Goldens 0, -4; the cellqa synthetic set
+    /// -1, -15 (a blank-control detection fewer); its JPEG q60 set -6, -52. On the real folders
+    /// it lost cells: ldc-maxkudi -4, -1, hemocytometer-ahnd6474 -5, -2.)
+    public var maxRimSpread: Double = 0.2
     /// Colour images: a candidate whose centre is at least this much bluer than the image's
     /// typical colour (`stainPlane`: log of blue over mean red-green) may show its boundary on
     /// the stain map instead of in luminance, and is not taken for a crossing. Ruling lines

@@ -266,6 +266,12 @@ struct CandidatesStage: Stage {
                    depth > -Float(config.minRimDepth) {
                     return (nil, .noDarkRim(depth: depth))
                 }
+                // A spot of background between cells meets its neighbours' rims at scattered
+                // distances and opens onto the background between them (`RimRing`).
+                if config.maxRimSpread > 0, stain?.isStained(x: c.x, y: c.y) != true,
+                   let ring = RimRing(smoothLog, x: c.x, y: c.y, r: c.r), ring.isScattered(maxSpread: config.maxRimSpread) {
+                    return (nil, .scatteredRim(spread: ring.spread, leastDark: ring.leastDark))
+                }
                 // A stretch of line looks the same a few radii further along it; a cell does not.
                 // (Residuals in units of the limit, only for a trace: an array per kept candidate
                 // is not worth forming otherwise; nil: no step along that direction.)
@@ -416,6 +422,9 @@ enum BoundaryVerdict: CustomStringConvertible {
     case noRim(coverage: Double, gridAligned: Double, stainCoverage: Double?)
     case brightSpotWithoutRim(depth: Float)
     case noDarkRim(depth: Float)
+    /// The darkest points round the centre scattered in radius, and some ray open onto the
+    /// background (`maxRimSpread`).
+    case scatteredRim(spread: Double, leastDark: Float)
     /// Looks the same a few radii along a ruling direction (`lineShiftRatio`).
     case lineStretch
     /// On a line, and no rim once the line is subtracted (`dropLineResidue`).
@@ -430,6 +439,8 @@ enum BoundaryVerdict: CustomStringConvertible {
             "no rim: coverage \(fmt(coverage)), grid-aligned \(fmt(aligned))" + (stain.map { ", stain coverage \(fmt($0))" } ?? "")
         case .brightSpotWithoutRim(let depth): "bright spot without a dark rim: depth \(fmt(Double(depth)))"
         case .noDarkRim(let depth): "no dark rim: depth \(fmt(Double(depth)))"
+        case let .scatteredRim(spread, leastDark):
+            "scattered rim: spread \(fmt(spread)) radii, least dark ray \(fmt(Double(leastDark)))"
         case .lineStretch: "a stretch of line: the same a few radii along it"
         case .lineResidue: "line residue: no rim with the line subtracted"
         }

@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+import Imaging
+@testable import Vision
+
+@Suite("A spot between cells, whose rim is its neighbours', is told from a cell")
+struct RimRingTests {
+    /// Log luminance, background 0: a ring 0.3 darker, 2 px wide, at radius `r` round
+    /// (cx, cy) with a centre 0.1 brighter, for each cell.
+    static func plane(size: Int = 64, cells: [(x: Double, y: Double, r: Double)]) -> Plane {
+        var plane = Plane(width: size, height: size)
+        for y in 0..<size {
+            for x in 0..<size {
+                for c in cells {
+                    let d = ((Double(x) - c.x) * (Double(x) - c.x) + (Double(y) - c.y) * (Double(y) - c.y)).squareRoot()
+                    if abs(d - c.r) <= 1 {
+                        plane.data[y * size + x] = -0.3
+                    } else if d < c.r - 1 {
+                        plane.data[y * size + x] = 0.1
+                    }
+                }
+            }
+        }
+        return gaussianBlur(plane, sigma: 0.7)
+    }
+
+    @Test func aCellIsOneRingAtOneRadius() throws {
+        let ring = try #require(RimRing(Self.plane(cells: [(32, 32, 7)]), x: 32, y: 32, r: 7))
+        #expect(ring.spread < 0.05, "\(ring)")
+        #expect(ring.leastDark < -0.1, "\(ring)")
+        #expect(!ring.isScattered(maxSpread: 0.2))
+    }
+
+    /// Three cells round (32, 32), their rims 5, 7 and 9 px from it: the spot's rays meet them
+    /// at scattered distances, and between them run out onto the background.
+    @Test func aSpotBetweenCellsIsScattered() throws {
+        let cells = [(12.0, 0.0), (14.0, 2.1), (16.0, 4.2)].map { d, a in (x: 32 + d * cos(a), y: 32 + d * sin(a), r: 7.0) }
+        let ring = try #require(RimRing(Self.plane(cells: cells), x: 32, y: 32, r: 7))
+        #expect(ring.spread > 0.2, "\(ring)")
+        #expect(ring.leastDark >= 0, "\(ring)")
+        #expect(ring.isScattered(maxSpread: 0.2))
+    }
+
+    /// A scattered rim that is dark all round (a cell in a dark clump) is kept: only a spot
+    /// open onto the background is dropped.
+    @Test func aRimDarkAllRoundIsNotScattered() {
+        var plane = Self.plane(cells: [(32, 32, 7)])
+        for i in plane.data.indices { plane.data[i] -= 0.5 }
+        for y in 0..<64 where y > 32 {
+            for x in 0..<64 { plane.data[y * 64 + x] -= 0.4 * Float(y - 32) / 32 }
+        }
+        let ring = RimRing(plane, x: 32, y: 32, r: 7)
+        #expect(ring.map { !$0.isScattered(maxSpread: 0) } == true, "\(String(describing: ring))")
+    }
+
+    /// A cell cut by the image's left edge is judged by the rays that stay inside.
+    @Test func aCellAtTheBorderIsJudgedByItsVisibleRim() throws {
+        let ring = try #require(RimRing(Self.plane(cells: [(3, 32, 7)]), x: 3, y: 32, r: 7))
+        #expect(!ring.isScattered(maxSpread: 0.2), "\(ring)")
+        // Its centre off the image: too few rays reach the rim inside.
+        #expect(RimRing(Self.plane(cells: [(3, 32, 7)]), x: -5, y: 32, r: 7) == nil)
+    }
+
+    @Test func unusableInputGivesNoVerdict() {
+        let plane = Self.plane(cells: [(32, 32, 7)])
+        #expect(RimRing(plane, x: .nan, y: 32, r: 7) == nil)
+        #expect(RimRing(plane, x: 32, y: 32, r: 0) == nil)
+        #expect(RimRing(plane, x: 32, y: 32, r: .infinity) == nil)
+        #expect(RimRing(Plane(width: 1, height: 1), x: 0, y: 0, r: 3) == nil)
+    }
+
+    /// A crop of the independent synthetic set: a spot between a dead cell, a live cell and a
+    /// ruling line passes the boundary test on its neighbours' rims; `maxRimSpread` drops it
+    /// and nothing else.
+    @Test func aGapBetweenCellsIsNotACell() throws {
+        let image = try Image.decode(file: repositoryRoot + "/Tests/Images/gap-between-cells.png")
+        let gap = (x: 80.0, y: 80.9)
+        func near(_ d: Detection) -> Bool { ((d.x - gap.x) * (d.x - gap.x) + (d.y - gap.y) * (d.y - gap.y)).squareRoot() <= 3 }
+        var off = PipelineConfig()
+        off.maxRimSpread = 0
+        let without = try Pipeline(config: off).run(image).detections
+        let with = try Pipeline(config: PipelineConfig()).run(image).detections
+        #expect(without.contains(where: near), "no detection at the gap without the test: the case no longer arises")
+        #expect(!with.contains(where: near))
+        #expect(with == without.filter { !near($0) }, "the other detections changed")
+    }
+}
