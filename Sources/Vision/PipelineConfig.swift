@@ -187,11 +187,14 @@ public struct PipelineConfig: Sendable, Equatable {
     /// the ruling's polarity and without stain (`isCrossingResidue`): a clear or a stained cell
     /// lying on a crossing is kept. 0 = off.
     public var crossingLineContrast: Double = 0.12
-    /// Where the grid stage registered the ruling's scale: unstained candidates centred on
-    /// the core of two crossing triple lines (within `tripleLineOffsetUm` plus this margin,
-    /// pixels, of both middle lines: the little squares between the strokes) are dropped.
-    /// Those squares face their centres all round and hold no cell more often than a cell's
-    /// centre falls in them. 0 = off.
+    /// Where the grid stage registered the ruling's scale: candidates centred on the core of
+    /// two crossing triple lines (within `tripleLineOffsetUm` plus this margin, pixels, of
+    /// both middle lines: the little squares between the strokes) are dropped unless the
+    /// stain map shows a disc round them (a dead cell: `minEdgeCoverage` on the stain map; a
+    /// stained centre alone is not enough, as the dark core's colour is mostly noise: 5
+    /// blank-control detections of one image of the independent set's third draw). Those
+    /// squares face their centres all round and hold no cell more often than a cell's centre
+    /// falls in them. 0 = off.
     public var tripleCrossingMarginPx: Double = 2
     /// A candidate that passed the boundary test is dropped when the same disc a few radii
     /// further along a ruling direction (`lineStep`: 2.2 ... 4 radii, whole pixels) differs

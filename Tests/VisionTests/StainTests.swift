@@ -22,6 +22,34 @@ struct StainTests {
         #expect(stain[30, 20] > 0.4, "dead cell \(stain[30, 20])")
     }
 
+    /// The core of a crossing of dark ruling lines holds pixels with a tenth of the
+    /// background's light, whose colour ratio is easily swayed: its centre may read as stained,
+    /// but the stain map shows no disc round it, while a dead cell lying on the crossing shows
+    /// its whole boundary there (what the triple-line crossing filter asks of a cell it keeps).
+    @Test func aCrossingsDarkCoreShowsNoStainedDisc() throws {
+        func evidence(deadCell: Bool) throws -> StainEvidence {
+            var canvas = Canvas(width: 120, height: 80, background: (0.62, 0.68, 0.61))
+            // Two triple lines (strokes 2 px wide, 6 px apart) crossing at (60, 40), a tenth as
+            // bright as the background with a faint blue cast (a lens's colour fringe; in the
+            // independent set's images chroma noise did the same).
+            func onStroke(_ t: Double) -> Bool { [-6.0, 0, 6].contains { abs(t - $0) <= 1 } }
+            canvas.paint(factor: (0.10, 0.11, 0.15), bounds: (0, 0, 119, 79)) { x, y in onStroke(x - 60) || onStroke(y - 40) }
+            if deadCell { canvas.deadCell(x: 60, y: 40, r: 8) }
+            let image = canvas.image(noise: 0.03)
+            let luminance = linearLuminance(image, factor: 2, glareLevel: 255, chromaLimit: 5).plane
+            var sample = luminance.data
+            let background = try #require(selectKth(&sample, sample.count / 2))
+            let logLuminance = gaussianBlur(logPlane(luminance.map { $0 / background }), sigma: 0.7)
+            return try #require(StainEvidence(image: image, scale: 2, level: 0.1, thresholdNoise: 4.5, logLuminance: logLuminance))
+        }
+        let core = Candidate(x: 29.75, y: 19.75, r: 4, score: 0, contrast: 0.1)
+        let bare = try evidence(deadCell: false), cell = try evidence(deadCell: true)
+        #expect(bare.isStained(x: core.x, y: core.y), "the case no longer arises")
+        #expect(bare.coverage(of: core) < 0.75, "\(bare.coverage(of: core))")
+        #expect(cell.isStained(x: core.x, y: core.y))
+        #expect(cell.coverage(of: core) >= 0.75, "\(cell.coverage(of: core))")
+    }
+
     @Test(arguments: [(1, 1, 1), (5, 3, 2), (7, 9, 4), (3, 2, 8)])
     func theMapHasTheWorkingPlanesSize(width: Int, height: Int, scale: Int) {
         let image = Image(width: width, height: height, fill: (r: 200, g: 180, b: 90))

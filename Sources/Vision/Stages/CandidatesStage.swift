@@ -384,7 +384,14 @@ struct CandidatesStage: Stage {
             found = found.filter { c in
                 guard isInTripleCrossingCore(x: c.x, y: c.y, imageToChamber: toChamber, marginUm: marginUm) else { return true }
                 let x = (c.x - shift) / s, y = (c.y - shift) / s
-                if stain?.isStained(x: x, y: y) == true { return true }
+                // A dead cell on the crossing shows its boundary on the stain map; the crossing's
+                // dark core can read as stained at its centre (the colour ratio of pixels that
+                // hold a tenth of the background's light is mostly noise) but holds no disc there.
+                var working = c
+                working.x = x
+                working.y = y
+                working.r = c.r / s
+                if let stain, stain.coverage(of: working) / visibleShare(working) >= config.minEdgeCoverage { return true }
                 // The image must show the crossing too: a misregistered grid predicts lines
                 // where there are none.
                 return !isOnCrossing(contrast, x: x, y: y, angles: grid.angles, halfLength: length / 2,
