@@ -61,12 +61,27 @@ struct RimRingTests {
         #expect(RimRing(Self.plane(cells: [(3, 32, 7)]), x: -5, y: 32, r: 7) == nil)
     }
 
+    /// The stage's quick question agrees with the full measurement everywhere: on cells, in
+    /// the gap, on the background, at the border, over many radii.
+    @Test func anOpenRayIsALeastDarkRayAtOrAboveZero() {
+        let cells = [(12.0, 0.0), (14.0, 2.1), (16.0, 4.2)].map { d, a in (x: 32 + d * cos(a), y: 32 + d * sin(a), r: 7.0) }
+        let plane = Self.plane(cells: cells + [(x: 10, y: 52, r: 6)])
+        var sequence = TestSequence(state: 7)
+        for _ in 0..<400 {
+            let x = sequence.next() * 70 - 3, y = sequence.next() * 70 - 3, r = 1 + sequence.next() * 12
+            let full = RimRing(plane, x: x, y: y, r: r)
+            let open = RimRing.hasOpenRay(plane, x: x, y: y, r: r)
+            if let full { #expect(open == (full.leastDark >= 0), "(\(x), \(y), \(r)): \(full)") }
+        }
+    }
+
     @Test func unusableInputGivesNoVerdict() {
         let plane = Self.plane(cells: [(32, 32, 7)])
         #expect(RimRing(plane, x: .nan, y: 32, r: 7) == nil)
         #expect(RimRing(plane, x: 32, y: 32, r: 0) == nil)
         #expect(RimRing(plane, x: 32, y: 32, r: .infinity) == nil)
         #expect(RimRing(Plane(width: 1, height: 1), x: 0, y: 0, r: 3) == nil)
+        #expect(!RimRing.hasOpenRay(plane, x: .nan, y: 32, r: 7) && !RimRing.hasOpenRay(plane, x: 32, y: 32, r: 0))
     }
 
     /// A crop of the independent synthetic set: a spot between a dead cell, a live cell and a

@@ -269,6 +269,7 @@ struct CandidatesStage: Stage {
                 // A spot of background between cells meets its neighbours' rims at scattered
                 // distances and opens onto the background between them (`RimRing`).
                 if config.maxRimSpread > 0, stain?.isStained(x: c.x, y: c.y) != true,
+                   RimRing.hasOpenRay(smoothLog, x: c.x, y: c.y, r: c.r),
                    let ring = RimRing(smoothLog, x: c.x, y: c.y, r: c.r), ring.isScattered(maxSpread: config.maxRimSpread) {
                     return (nil, .scatteredRim(spread: ring.spread, leastDark: ring.leastDark))
                 }
