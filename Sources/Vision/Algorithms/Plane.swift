@@ -54,11 +54,19 @@ public struct Plane: Sendable, Equatable {
     public func bilinear(_ x: Double, _ y: Double) -> Float {
         guard width > 0, height > 0 else { return 0 }
         let fx = min(max(x, 0), Double(width - 1)), fy = min(max(y, 0), Double(height - 1))
-        let x0 = Int(fx), y0 = Int(fy)
-        let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
-        let ax = Float(fx - Double(x0)), ay = Float(fy - Double(y0))
-        let top = data[y0 * width + x0] * (1 - ax) + data[y0 * width + x1] * ax
-        let bottom = data[y1 * width + x0] * (1 - ax) + data[y1 * width + x1] * ax
+        return data.withUnsafeBufferPointer { Plane.bilinear($0, width: width, height: height, fx, fy) }
+    }
+
+    /// `bilinear` of the samples `d` of a `width` x `height` plane at a position inside it
+    /// (0 ... width - 1, 0 ... height - 1), unchecked: for loops that keep their positions
+    /// inside and read many samples through one pointer.
+    @inline(__always)
+    static func bilinear(_ d: UnsafeBufferPointer<Float>, width: Int, height: Int, _ x: Double, _ y: Double) -> Float {
+        let x0 = Int(x), y0 = Int(y)
+        let x1 = min(x0 &+ 1, width &- 1), y1 = min(y0 &+ 1, height &- 1)
+        let ax = Float(x - Double(x0)), ay = Float(y - Double(y0))
+        let top = d[y0 &* width &+ x0] * (1 - ax) + d[y0 &* width &+ x1] * ax
+        let bottom = d[y1 &* width &+ x0] * (1 - ax) + d[y1 &* width &+ x1] * ax
         return top * (1 - ay) + bottom * ay
     }
 

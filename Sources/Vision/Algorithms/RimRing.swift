@@ -81,13 +81,7 @@ struct RimRing {
     @inline(__always)
     private static func sample(_ d: UnsafeBufferPointer<Float>, _ w: Int, _ h: Int, x: Double, y: Double, rho: Double,
                                dx: Double, dy: Double) -> Float {
-        let px = x + rho * dx, py = y + rho * dy
-        let x0 = Int(px), y0 = Int(py)
-        let x1 = min(x0 &+ 1, w &- 1), y1 = min(y0 &+ 1, h &- 1)
-        let ax = Float(px - Double(x0)), ay = Float(py - Double(y0))
-        let top = d[y0 &* w &+ x0] * (1 - ax) + d[y0 &* w &+ x1] * ax
-        let bottom = d[y1 &* w &+ x0] * (1 - ax) + d[y1 &* w &+ x1] * ax
-        return top * (1 - ay) + bottom * ay
+        Plane.bilinear(d, width: w, height: h, x + rho * dx, y + rho * dy)
     }
 
     private static func usable(_ plane: Plane, x: Double, y: Double, r: Double) -> Bool {

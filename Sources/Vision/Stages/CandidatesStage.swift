@@ -338,6 +338,15 @@ struct CandidatesStage: Stage {
             }.compactMap { $0 }
             frame.trace?.record("boundary size", found, position: { ($0.x, $0.y, $0.r) })
         }
+        // A full-resolution candidate at the working scale (the crossing filters read the
+        // working planes).
+        func toWorking(_ c: Candidate) -> Candidate {
+            var c = c
+            c.x = (c.x - shift) / s
+            c.y = (c.y - shift) / s
+            c.r /= s
+            return c
+        }
         // With no ruling found (a partial view shows too few lines for the periodicity test),
         // crossings are looked for along the horizontal and vertical (`rulingAngles`): rulings
         // are photographed square to the frame more often than not.
@@ -350,13 +359,7 @@ struct CandidatesStage: Stage {
             let brightness = edgeMap?.0 ?? logFlat
             let polarity = rulingPolarity(lines: separated.lines, logLuminance: logFlat,
                                           level: Float(config.crossingLineContrast))
-            let working = found.map { c in
-                var c = c
-                c.x = (c.x - shift) / s
-                c.y = (c.y - shift) / s
-                c.r /= s
-                return c
-            }
+            let working = found.map(toWorking)
             // A clear cell on a crossing is darkened by both lines, so it has their polarity and
             // the test takes it for what line removal leaves there: kept when its rim shows with
             // each of the two lines subtracted in turn (a crossing's residue shows only the
@@ -384,18 +387,14 @@ struct CandidatesStage: Stage {
             let marginUm = config.tripleCrossingMarginPx * grid.result.umPerPixel
             found = found.filter { c in
                 guard isInTripleCrossingCore(x: c.x, y: c.y, imageToChamber: toChamber, marginUm: marginUm) else { return true }
-                let x = (c.x - shift) / s, y = (c.y - shift) / s
+                let working = toWorking(c)
                 // A dead cell on the crossing shows its boundary on the stain map; the crossing's
                 // dark core can read as stained at its centre (the colour ratio of pixels that
                 // hold a tenth of the background's light is mostly noise) but holds no disc there.
-                var working = c
-                working.x = x
-                working.y = y
-                working.r = c.r / s
                 if let stain, stain.coverage(of: working) / visibleShare(working) >= config.minEdgeCoverage { return true }
                 // The image must show the crossing too: a misregistered grid predicts lines
                 // where there are none.
-                return !isOnCrossing(contrast, x: x, y: y, angles: grid.angles, halfLength: length / 2,
+                return !isOnCrossing(contrast, x: working.x, y: working.y, angles: grid.angles, halfLength: length / 2,
                                      level: faintCrossingLevel)
             }
             frame.trace?.record("triple-line crossings", found, position: { ($0.x, $0.y, $0.r) })
