@@ -88,13 +88,8 @@ struct FineRimTests {
     /// pixels) beside a clump, missed at the working scale (11 of 16 sectors) and found with
     /// the full-resolution test, the other detections unchanged.
     @Test func aSmallCellBesideAClumpIsFound() throws {
-        let image = try Image.decode(file: repositoryRoot + "/Tests/Images/small-cell-beside-clump.png")
-        let cell = (x: 80.7, y: 80.1)
-        func near(_ d: Detection) -> Bool { ((d.x - cell.x) * (d.x - cell.x) + (d.y - cell.y) * (d.y - cell.y)).squareRoot() <= 3 }
-        var off = PipelineConfig()
-        off.fineRimMaxRadiusPx = 0
-        let without = try Pipeline(config: off).run(image).detections
-        let with = try Pipeline(config: PipelineConfig()).run(image).detections
+        let (with, without) = try detectionsWithAndWithout("Tests/Images/small-cell-beside-clump.png") { $0.fineRimMaxRadiusPx = 0 }
+        func near(_ d: Detection) -> Bool { isNear(d, 80.7, 80.1, within: 3) }
         #expect(!without.contains(where: near), "found without the full-resolution test: the case no longer arises")
         #expect(with.contains(where: near))
         #expect(with.filter { !near($0) } == without, "the other detections changed")

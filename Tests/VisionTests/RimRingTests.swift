@@ -88,13 +88,8 @@ struct RimRingTests {
     /// ruling line passes the boundary test on its neighbours' rims; `maxRimSpread` drops it
     /// and nothing else.
     @Test func aGapBetweenCellsIsNotACell() throws {
-        let image = try Image.decode(file: repositoryRoot + "/Tests/Images/gap-between-cells.png")
-        let gap = (x: 80.0, y: 80.9)
-        func near(_ d: Detection) -> Bool { ((d.x - gap.x) * (d.x - gap.x) + (d.y - gap.y) * (d.y - gap.y)).squareRoot() <= 3 }
-        var off = PipelineConfig()
-        off.maxRimSpread = 0
-        let without = try Pipeline(config: off).run(image).detections
-        let with = try Pipeline(config: PipelineConfig()).run(image).detections
+        let (with, without) = try detectionsWithAndWithout("Tests/Images/gap-between-cells.png") { $0.maxRimSpread = 0 }
+        func near(_ d: Detection) -> Bool { isNear(d, 80.0, 80.9, within: 3) }
         #expect(without.contains(where: near), "no detection at the gap without the test: the case no longer arises")
         #expect(!with.contains(where: near))
         #expect(with == without.filter { !near($0) }, "the other detections changed")

@@ -123,7 +123,21 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 
 /// Whether a detection's centre lies within `distance` pixels of (x, y).
 func hasDetection(_ detections: [Detection], near x: Double, _ y: Double, within distance: Double) -> Bool {
-    detections.contains { ($0.x - x) * ($0.x - x) + ($0.y - y) * ($0.y - y) <= distance * distance }
+    detections.contains { isNear($0, x, y, within: distance) }
+}
+
+/// Whether the detection's centre lies within `distance` pixels of (x, y).
+func isNear(_ d: Detection, _ x: Double, _ y: Double, within distance: Double) -> Bool {
+    (d.x - x) * (d.x - x) + (d.y - y) * (d.y - y) <= distance * distance
+}
+
+/// The detections of the image at `path` (relative to the repository root) with the default
+/// configuration and with `change` applied to it: what one rule does to one image.
+func detectionsWithAndWithout(_ path: String, change: (inout PipelineConfig) -> Void) throws -> (with: [Detection], without: [Detection]) {
+    let image = try Image.decode(file: repositoryRoot + "/" + path)
+    var changed = PipelineConfig()
+    change(&changed)
+    return (try Pipeline(config: PipelineConfig()).run(image).detections, try Pipeline(config: changed).run(image).detections)
 }
 
 /// One Golden run with the default configuration and again with one setting changed (`off`):
