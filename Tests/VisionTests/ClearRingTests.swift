@@ -31,6 +31,24 @@ struct ClearRingTests {
         #expect(isUnstainedDark(disc, config: config), "\(disc)")
     }
 
+    /// `--explain` shows what the debris rule judged: the disc's verdict names the contrasts
+    /// it was dropped for, and the ring is kept as a live cell.
+    @Test func theTraceShowsTheDebrisVerdictAndItsContrasts() throws {
+        let image = Self.ringAndDisc(r: 7)
+        let pipeline = Pipeline(config: PipelineConfig())
+        let (result, trace) = try pipeline.explain(image, probes: [.init(x: 30, y: 30), .init(x: 90, y: 30)], reach: 3)
+        func verdict(_ probe: Int) -> String? {
+            trace.entries[probe].first { $0.step == "classify (verdicts)" }?.nearest?.note
+        }
+        let disc = try #require(verdict(1))
+        #expect(disc.hasPrefix("debris: interior -"), "\(disc)")
+        #expect(disc.contains(", centre ") && disc.contains(", ring "), "\(disc)")
+        #expect(trace.lostAt(probe: 1) == "classify (debris rule)")
+        #expect(verdict(0)?.hasPrefix("live: interior") == true, "\(verdict(0) ?? "no candidate")")
+        #expect(result.detections.contains { abs($0.x - 30) < 3 && abs($0.y - 30) < 3 })
+        #expect(!result.detections.contains { abs($0.x - 90) < 3 && abs($0.y - 30) < 3 })
+    }
+
     @Test func zeroTurnsTheRingRuleOff() {
         var config = PipelineConfig()
         config.clearRingContrast = 0

@@ -220,13 +220,20 @@ struct ClassifyStage: Stage {
                 threshold = min(max(config.minDeadSaturation, Double(bin + 1) / 64), 2 * config.minDeadSaturation)
             }
         }
-        frame.detections = zip(frame.candidates, appearances).compactMap { c, a in
+        // Per candidate: its call, and the appearance the debris rule judged (nil: not judged).
+        let calls = zip(frame.candidates, appearances).map { c, a in
             let (cls, conf) = classifyCell(a, greyscale: frame.isGreyscale, saturationThreshold: threshold, config: config)
-            if !frame.isGreyscale && cls == .live && isUnstainedDark(lineRelative(a, of: c, in: image), config: config) {
-                return nil
-            }
-            return Detection(x: c.x, y: c.y, r: c.r, cellClass: cls, score: c.score, confidence: conf, coverage: c.coverage)
+            let judged = !frame.isGreyscale && cls == .live ? lineRelative(a, of: c, in: image) : nil
+            let debris = judged.map { isUnstainedDark($0, config: config) } ?? false
+            return (detection: Detection(x: c.x, y: c.y, r: c.r, cellClass: cls, score: c.score, confidence: conf,
+                                         coverage: c.coverage), judged: judged, debris: debris)
         }
+        frame.trace?.record("classify (verdicts)", calls, position: { ($0.detection.x, $0.detection.y, $0.detection.r) }) { call in
+            let verdict = call.debris ? "debris" : "\(call.detection.cellClass)"
+            guard let a = call.judged else { return verdict }
+            return verdict + ": interior \(fmt(a.interiorContrast)), centre \(fmt(a.centreContrast)), ring \(fmt(a.ringContrast))"
+        }
+        frame.detections = calls.filter { !$0.debris }.map(\.detection)
         frame.trace?.record("classify (debris rule)", frame.detections, position: { ($0.x, $0.y, $0.r) }) { d in
             "\(d.cellClass), confidence \(fmt(d.confidence))"
         }
