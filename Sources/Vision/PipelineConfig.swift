@@ -63,6 +63,10 @@ public struct PipelineConfig: Sendable, Equatable {
     public var gridEnabled: Bool = true
     /// Minimum normalised periodicity (0 ... 1) of the projection profile to accept a grid.
     public var gridMinPeriodicity: Double = 0.25
+    /// A line family is no ruling when both halves of the view (cut along its lines) show
+    /// structure across it whose profiles correlate below this (`HalfProfileAgreement`): the
+    /// chance periodicity of a few cells in a small view. 0 = off.
+    public var gridMinHalfAgreement: Double = 0.3
     /// Smallest and largest grid line spacing searched, image pixels.
     public var gridMinSpacingPx: Double = 40
     public var gridMaxSpacingPx: Double = 600

@@ -38,6 +38,7 @@ enum ConfigKey {
             .number("contrastCap", \.contrastCap, 0...10),
             .flag("gridEnabled", \.gridEnabled),
             .number("gridMinPeriodicity", \.gridMinPeriodicity, 0...1),
+            .number("gridMinHalfAgreement", \.gridMinHalfAgreement, 0...1),
             .number("gridMinSpacingPx", \.gridMinSpacingPx, 2...100_000),
             .number("gridMaxSpacingPx", \.gridMaxSpacingPx, 2...100_000),
             .number("gridSpacingUm", \.gridSpacingUm, 1...3000),

@@ -8,9 +8,11 @@ import Hemocytometer
 ///   - flat: flattened luminance (1 = background), working pixels.
 ///   - minSpacing, maxSpacing: line spacing search range, working pixels.
 ///   - minPeriodicity: smallest autocorrelation peak (0 ... 1) accepted for each family.
-/// - Returns: nil when either family is missing or not periodic.
+///   - minHalfAgreement: a family whose profile shows structure in both halves of the view
+///     correlating below this is not a ruling (`HalfProfileAgreement`); 0 = no such test.
+/// - Returns: nil when either family is missing, not periodic, or contradicted by the halves.
 public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
-                            minPeriodicity: Double)
+                            minPeriodicity: Double, minHalfAgreement: Double = 0)
     -> (angles: [Double], spacings: [Double], phases: [Double], strengths: [Double], profiles: [RulingFamilyProfile])? {
     guard flat.width >= 16, flat.height >= 16 else { return nil }
     // Lines of either polarity are peaks of the absolute contrast.
@@ -31,6 +33,16 @@ public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
     for (normal, (profile, origin)) in zip(normals, projectionProfiles(contrast, normalAngles: normals)) {
         guard let p = dominantPeriod(profile, minLag: minSpacing, maxLag: maxSpacing),
               p.strength >= minPeriodicity else { return nil }
+        // Both halves of the view show structure across this family and it does not line up:
+        // cells or specks, not lines (`HalfProfileAgreement`). A large view is read on the
+        // half-size copy (at full size the test cost 2 % of a 1920 x 1080 pipeline run); a
+        // small one at full size, where halving lost a ruling's agreement in a 220-pixel crop.
+        let (agreementPlane, factor) = min(contrast.width, contrast.height) >= 400 ? (small, 2.0) : (contrast, 1.0)
+        if minHalfAgreement > 0,
+           HalfProfileAgreement(agreementPlane, normalAngle: normal, period: p.period / factor)?
+               .contradicts(minCorrelation: minHalfAgreement) == true {
+            return nil
+        }
         angles.append(normal + .pi / 2)
         spacings.append(p.period)
         phases.append(origin + p.phase)
@@ -128,7 +140,8 @@ struct GridStage: Stage {
         let s = Double(frame.scale)
         guard let lines = detectGridLines(flat: frame.flat, minSpacing: config.gridMinSpacingPx / s,
                                           maxSpacing: config.gridMaxSpacingPx / s,
-                                          minPeriodicity: config.gridMinPeriodicity) else {
+                                          minPeriodicity: config.gridMinPeriodicity,
+                                          minHalfAgreement: config.gridMinHalfAgreement) else {
             frame.flag("no-grid")
             return
         }
