@@ -402,15 +402,7 @@ public func dominantPeriod(_ profile: [Double], minLag: Double, maxLag: Double) 
     let n = profile.count
     let lo = max(2, Int(minLag.rounded(.down))), hi = min(Int(maxLag.rounded(.up)), n / 2)
     guard lo < hi else { return nil }
-    // Detrend.
-    let half = max(1, hi / 2)
-    var prefix = [Double](repeating: 0, count: n + 1)
-    for i in 0..<n { prefix[i + 1] = prefix[i] + profile[i] }
-    var d = [Double](repeating: 0, count: n)
-    for i in 0..<n {
-        let a = max(0, i - half), b = min(n, i + half + 1)
-        d[i] = profile[i] - (prefix[b] - prefix[a]) / Double(b - a)
-    }
+    let d = detrendedProfile(profile, halfWindow: max(1, hi / 2))
     var energy = 0.0
     for v in d { energy += v * v }
     guard energy > 1e-12 else { return nil }
