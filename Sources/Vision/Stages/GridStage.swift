@@ -30,14 +30,15 @@ public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
     // by most of a pixel within one median block), so refine it to 0.05 degree by maximising
     // the sharpness of the projection profile. Both families share their projection passes.
     let normals = refineLineNormals(small, degrees: [peaks.first, peaks.second]).map { $0 * .pi / 180 }
+    // The halves' agreement reads a large view on the half-size copy (at full size the test
+    // cost 2 % of a 1920 x 1080 pipeline run), a small one at full size, where halving lost a
+    // ruling's agreement in a 220-pixel crop.
+    let (agreementPlane, factor) = min(contrast.width, contrast.height) >= 400 ? (small, 2.0) : (contrast, 1.0)
     for (normal, (profile, origin)) in zip(normals, projectionProfiles(contrast, normalAngles: normals)) {
         guard let p = dominantPeriod(profile, minLag: minSpacing, maxLag: maxSpacing),
               p.strength >= minPeriodicity else { return nil }
         // Both halves of the view show structure across this family and it does not line up:
-        // cells or specks, not lines (`HalfProfileAgreement`). A large view is read on the
-        // half-size copy (at full size the test cost 2 % of a 1920 x 1080 pipeline run); a
-        // small one at full size, where halving lost a ruling's agreement in a 220-pixel crop.
-        let (agreementPlane, factor) = min(contrast.width, contrast.height) >= 400 ? (small, 2.0) : (contrast, 1.0)
+        // cells or specks, not lines (`HalfProfileAgreement`).
         if minHalfAgreement > 0,
            HalfProfileAgreement(agreementPlane, normalAngle: normal, period: p.period / factor)?
                .contradicts(minCorrelation: minHalfAgreement) == true {
