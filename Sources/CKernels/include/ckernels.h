@@ -84,4 +84,12 @@ void ck_grey_window_avx2(const unsigned char *rgb, long image_width, long x0, lo
 void ck_centre_votes_avx2(const float *plane, long width, long height, float t2, const float *normals,
                           long normal_count, float aligned_cos, float inner, float dstep, long steps, float *votes);
 
+/// Natural logarithm of every sample floored at `floor` (> 0, normal): out[i] =
+/// log(max(in[i], floor)), within about one unit in the last place (mantissa reduced to
+/// [sqrt(1/2), sqrt(2)), Cephes' logf polynomial, ln 2 in two parts); NaN and +infinity pass
+/// through. Plain C the compiler vectorises: every sample takes the same operations, so the
+/// result does not depend on where a sample falls in the vector loop. `in` and `out` must not
+/// overlap (the compiler's overlap check would send an in-place call down the scalar loop).
+void ck_log_floor(const float *in, float *out, long count, float floor);
+
 #endif

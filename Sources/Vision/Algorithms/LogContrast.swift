@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 
 /// Absolute log contrast |log flat|, smoothed: clear live cells (bright centre, dark rim) and
@@ -12,9 +13,12 @@ public func logContrast(logFlat: Plane, sigma: Double) -> Plane {
     gaussianBlur(logFlat.map { abs($0) }, sigma: sigma)
 }
 
-/// Natural log of every sample, floored at 1e-4.
+/// Natural log of every sample, floored at 1e-4 (`ck_log_floor`: within about an ulp of
+/// `log`, vectorised; libm's logf is a call per sample, 34 instructions a pixel here).
 public func logPlane(_ plane: Plane) -> Plane {
-    plane.map { log(max($0, 1e-4)) }
+    plane.data.withUnsafeBufferPointer { d in
+        Plane(width: plane.width, height: plane.height) { out in ck_log_floor(d.baseAddress!, out, d.count, 1e-4) }
+    }
 }
 
 /// Soft saturation `cap * tanh(x / cap)`: stops a tiny refractile highlight from outweighing
