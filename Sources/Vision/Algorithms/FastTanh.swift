@@ -10,7 +10,9 @@
 func fastTanh(_ v: SIMD8<Float>) -> SIMD8<Float> {
     typealias V = SIMD8<Float>
     let limit = V(repeating: 7.905_311_107_635_498)
-    let x = v.clamped(lowerBound: -limit, upperBound: limit)
+    // Masked replacement rather than `clamped`, whose pointwiseMin / pointwiseMax were
+    // calls here (12 M instructions on a 1920 x 1080 image); same values.
+    let x = v.replacing(with: limit, where: v .> limit).replacing(with: -limit, where: v .< -limit)
     let x2 = x * x
     var p = V(repeating: -2.760_768_477_423_55e-16)
     p = p * x2 + 2.000_187_904_824_77e-13
