@@ -1,9 +1,13 @@
 import ArgumentParser
 import Foundation
+import Imaging
 import Synth
 import Vision
 
-/// `cellqa bench pipeline`: time every stage of the pipeline on synthetic 1920x1080 images.
+/// `cellqa bench pipeline`: time every stage of the pipeline on synthetic 1920x1080 images,
+/// against a reference measured in the same run: the plain-C PNG decode of the same images
+/// (libpng, compression level 6), interleaved with the pipeline runs so that this machine's
+/// speed drifts move both alike. The ratio is what to compare across runs and machines.
 struct BenchPipeline: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pipeline",
@@ -55,11 +59,12 @@ struct BenchPipeline: ParsableCommand {
         let generator = try SynthGenerator(preset: SynthPreset(rawValue: preset) ?? .standard, seed: seed,
                                            width: width, height: height)
         let fixtures = (0..<images).map { generator.make(index: $0) }
+        let encoded = try fixtures.map { try $0.image.pngData(compressionLevel: 6) }
         var wall = BenchSamples(), cpu = BenchSamples(), totals = BenchSamples()
         var detections = 0
         _ = try pipeline.run(fixtures[0].image)  // warm-up: page in code and allocator pools
         for _ in 0..<iterations {
-            for fixture in fixtures {
+            for (fixture, png) in zip(fixtures, encoded) {
                 let result = try pipeline.run(fixture.image)
                 detections = result.detections.count
                 for t in result.timings {
@@ -67,6 +72,9 @@ struct BenchPipeline: ParsableCommand {
                     cpu.add(t.name, t.cpuSeconds * 1000)
                 }
                 totals.add("total", result.timings.reduce(0) { $0 + $1.wallSeconds } * 1000)
+                try totals.time("decode") {
+                    guard ReferenceDecoders.timePNG(png) else { throw ValidationError("reference PNG decode failed") }
+                }
             }
         }
         print("pipeline on \(images) synthetic \(width)x\(height) '\(preset)' images x \(iterations) runs, "
@@ -76,6 +84,9 @@ struct BenchPipeline: ParsableCommand {
             print(name.padding(toLength: 14, withPad: " ", startingAt: 0)
                   + String(format: " %9.2f %8.2f", wall.median(name), cpu.median(name)))
         }
-        print("total".padding(toLength: 14, withPad: " ", startingAt: 0) + String(format: " %9.2f", totals.median("total")))
+        let total = totals.median("total"), decode = totals.median("decode")
+        print("total".padding(toLength: 14, withPad: " ", startingAt: 0) + String(format: " %9.2f", total))
+        print(String(format: "reference: PNG decode of the same images (C, libpng, level 6) %.2f ms, interleaved; "
+                     + "pipeline total = %.2fx the decode", decode, decode > 0 ? total / decode : 0))
     }
 }

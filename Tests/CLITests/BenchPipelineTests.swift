@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+
+/// `cellqa bench pipeline` reports every stage and a reference measured in the same run, the
+/// ratio a person or a CI job compares across runs (no timing is asserted: this is not a
+/// benchmark).
+struct BenchPipelineTests {
+    @Test func reportsEveryStageAndTheRatioToTheDecodeOfTheSameImages() throws {
+        let result = try CellQABinary.run(["bench", "pipeline", "--iterations", "1", "--images", "1",
+                                           "--width", "320", "--height", "240"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        for stage in ["normalize", "illumination", "grid", "candidates", "classify", "nms", "count", "total"] {
+            #expect(lines.contains { $0.hasPrefix(stage + " ") }, "no \(stage) line")
+        }
+        let reference = try #require(lines.first { $0.hasPrefix("reference: PNG decode of the same images") })
+        let ratio = try #require(reference.split(separator: "=").last?.split(separator: "x").first)
+        let value = try #require(Double(ratio.trimmingCharacters(in: .whitespaces)))
+        #expect(value > 0 && value.isFinite)
+    }
+
+    @Test func rejectsAnUnknownPresetByName() throws {
+        let result = try CellQABinary.run(["bench", "pipeline", "--preset", "crowded"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--preset must be one of"))
+    }
+}
