@@ -32,7 +32,7 @@ public func gaussianKernel(sigma: Double) -> [Float] {
 ///   - plane: input samples.
 ///   - kernel: odd number of weights, centre in the middle (e.g. from `gaussianKernel`).
 public func convolveSeparable(_ plane: Plane, kernel: [Float]) -> Plane {
-    convolveSeparable(plane, kernel: kernel, wide: wideConvolution)
+    convolveSeparable(plane, kernel: kernel, wide: fusedConvolution)
 }
 
 /// Whether the AVX kernels (`CKernels`) may run: checked once per process.
@@ -120,10 +120,10 @@ func convolveSeparable(_ plane: Plane, kernel: [Float], wide: Bool) -> Plane {
     return out
 }
 
-/// One output row of a separable pass: `out[x] = sum_t k[t] * source_t[x]` (each tap one fused
-/// multiply-add after the first product), where source t
-/// is `padded + t` (horizontal pass) or `rows[t]` (vertical pass). Vertical sums start from
-/// 0 (as the reference loop does), horizontal ones from the first product.
+/// One output row of a separable pass: `out[x] = sum_t k[t] * source_t[x]`, each tap after the
+/// first product one fused multiply-add, where source t is `padded + t` (horizontal pass) or
+/// `rows[t]` (vertical pass). Vertical sums start from 0 (as the reference loop does),
+/// horizontal ones from the first product.
 @inline(__always)
 private func convolveRow(taps k: UnsafeBufferPointer<Float>, rows: UnsafeBufferPointer<UnsafePointer<Float>?>?,
                          padded: UnsafePointer<Float>?, into o: UnsafeMutablePointer<Float>, count w: Int) {
