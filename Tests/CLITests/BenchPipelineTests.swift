@@ -19,6 +19,21 @@ struct BenchPipelineTests {
         #expect(value > 0 && value.isFinite)
     }
 
+    /// The gate compares the same run's ratio with the limit: a limit no pipeline can meet
+    /// fails with exit 1 and says so, a generous one passes.
+    @Test func theRatioGateFailsAboveItsLimitAndPassesBelow() throws {
+        let arguments = ["bench", "pipeline", "--iterations", "1", "--images", "1", "--width", "320", "--height", "240"]
+        let strict = try CellQABinary.run(arguments + ["--max-ratio", "0.0001"])
+        #expect(strict.status == 1)
+        #expect(strict.stdout.contains("speed gate FAILED"))
+        let generous = try CellQABinary.run(arguments + ["--max-ratio", "1000000"])
+        #expect(generous.status == 0, "\(generous.stderr)")
+        #expect(generous.stdout.contains("speed gate passed"))
+        let invalid = try CellQABinary.run(arguments + ["--max-ratio", "0"])
+        #expect(invalid.status != 0)
+        #expect(invalid.stderr.contains("--max-ratio must be a positive number"))
+    }
+
     @Test func rejectsAnUnknownPresetByName() throws {
         let result = try CellQABinary.run(["bench", "pipeline", "--preset", "crowded"])
         #expect(result.status != 0)

@@ -35,12 +35,20 @@ struct BenchPipeline: ParsableCommand {
     @Option(help: ArgumentHelp("Pipeline configuration JSON (default: built-in defaults).", valueName: "FILE"))
     var config: String?
 
+    @Option(help: ArgumentHelp("Fail (exit 1) when the pipeline's median total exceeds this multiple of the "
+                               + "same run's PNG decode reference: a speed gate that machine load moves far less "
+                               + "than a time limit.", valueName: "RATIO"))
+    var maxRatio: Double?
+
     func validate() throws {
         guard (1...10_000).contains(iterations), (1...100).contains(images) else {
             throw ValidationError("--iterations must be 1...10000 and --images 1...100")
         }
         guard SynthPreset(rawValue: preset) != nil else {
             throw ValidationError("--preset must be one of \(SynthPreset.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let maxRatio, !(maxRatio.isFinite && maxRatio > 0) {
+            throw ValidationError("--max-ratio must be a positive number, got \(maxRatio)")
         }
     }
 
@@ -86,7 +94,15 @@ struct BenchPipeline: ParsableCommand {
         }
         let total = totals.median("total"), decode = totals.median("decode")
         print("total".padding(toLength: 14, withPad: " ", startingAt: 0) + String(format: " %9.2f", total))
+        let ratio = decode > 0 ? total / decode : .infinity
         print(String(format: "reference: PNG decode of the same images (C, libpng, level 6) %.2f ms, interleaved; "
-                     + "pipeline total = %.2fx the decode", decode, decode > 0 ? total / decode : 0))
+                     + "pipeline total = %.2fx the decode", decode, ratio))
+        if let maxRatio {
+            guard ratio <= maxRatio else {
+                print(String(format: "speed gate FAILED: pipeline total %.2fx the decode, limit %.2fx", ratio, maxRatio))
+                throw ExitCode(1)
+            }
+            print(String(format: "speed gate passed: %.2fx the decode, limit %.2fx", ratio, maxRatio))
+        }
     }
 }
