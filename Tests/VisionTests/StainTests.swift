@@ -59,14 +59,18 @@ struct StainTests {
     }
 
     /// The stain map against its first version (a block loop for every scale), kept here as
-    /// the reference: the 2 x 2 fast path must give the same bits, odd sizes included.
-    @Test(arguments: [(120, 80, 2), (121, 81, 2), (7, 5, 2), (1, 1, 2), (2, 3, 2), (33, 17, 3), (31, 9, 1)])
+    /// the reference: the 2 x 2 fast paths (the Swift loop and, where the CPU has AVX2,
+    /// `ck_stain_pairs_avx2`) must give the same bits, odd sizes included.
+    @Test(arguments: [(120, 80, 2), (121, 81, 2), (7, 5, 2), (1, 1, 2), (2, 3, 2), (33, 17, 3), (31, 9, 1), (67, 4, 2)])
     func stainPlaneMatchesReference(width: Int, height: Int, scale: Int) {
         var canvas = Canvas(width: width, height: height, background: (0.8, 0.76, 0.6))
         canvas.deadCell(x: Double(width) / 2, y: Double(height) / 2, r: 8)
         let image = canvas.image(noise: 0.05)
-        let got = stainPlane(image, scale: scale), want = Self.referenceStainPlane(image, scale: scale)
-        #expect(KernelReferenceTests.identical(got, want), "\(width)x\(height) scale \(scale)")
+        let want = Self.referenceStainPlane(image, scale: scale)
+        for wide in [false, true] {
+            let got = stainPlane(image, scale: scale, wide: wide)
+            #expect(KernelReferenceTests.identical(got, want), "\(width)x\(height) scale \(scale) wide \(wide) (AVX2: \(wideGrey))")
+        }
     }
 
     static func referenceStainPlane(_ image: Image, scale: Int) -> Plane {

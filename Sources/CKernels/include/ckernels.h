@@ -97,4 +97,11 @@ void ck_centre_votes_avx2(const float *plane, long width, long height, float t2,
 /// overlap (the compiler's overlap check would send an in-place call down the scalar loop).
 void ck_log_floor(const float *in, float *out, long count, float floor);
 
+/// The stain map's block sums at the working scale 2 (`stainPlane`), one image row: for each
+/// pair k of horizontally adjacent RGB pixels (bytes 6k ... 6k + 5), red_green[k] += the two
+/// reds and two greens, blue[k] += the two blues. Integer sums, so the same values as the
+/// scalar loop; the compiler vectorises the interleaved loads with AVX2.
+/// Only call when `ck_has_avx2()` returned 1.
+void ck_stain_pairs_avx2(const unsigned char *rgb, long pairs, long *red_green, long *blue);
+
 #endif

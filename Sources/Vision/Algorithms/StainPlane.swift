@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 import Imaging
 
@@ -16,6 +17,13 @@ import Imaging
 ///     planes are.
 /// - Returns: the stain plane (0 = the image's typical colour; 0.1 = 10% bluer).
 public func stainPlane(_ image: Image, scale: Int) -> Plane {
+    stainPlane(image, scale: scale, wide: wideGrey)
+}
+
+/// `stainPlane`; `wide` sums the 2 x 2 blocks with `ck_stain_pairs_avx2` (only where the CPU
+/// runs AVX2) instead of the Swift loop, for the tests that compare the two.
+func stainPlane(_ image: Image, scale: Int, wide: Bool) -> Plane {
+    let wide = wide && wideGrey
     let s = max(1, scale)
     let iw = image.width, ih = image.height
     guard iw > 0, ih > 0, image.pixels.count >= iw * ih * 3 else { return Plane(width: 0, height: 0) }
@@ -26,51 +34,58 @@ public func stainPlane(_ image: Image, scale: Int) -> Plane {
     let logs: [Float] = s <= 8 ? (0...(512 * s * s)).map { log(Float($0)) } : []
     image.pixels.withUnsafeBufferPointer { px in
         out.data.withUnsafeMutableBufferPointer { o in
-            blue.withUnsafeMutableBufferPointer { bp in
-                redGreen.withUnsafeMutableBufferPointer { rgp in
-                    let base = px.baseAddress!, b = bp.baseAddress!, rg = rgp.baseAddress!
-                    for y in 0..<h {
-                        b.update(repeating: 0, count: w)
-                        rg.update(repeating: 0, count: w)
-                        let y0 = y &* s, y1 = min(y0 &+ s, ih)
-                        for yy in y0..<y1 {
-                            var p = base + yy &* iw &* 3
-                            var x = 0
-                            // Whole 2-pixel blocks (the usual working scale) without the
-                            // generic block loop; the same integer sums.
-                            var first = 0
-                            if s == 2 {
-                                let pairs = iw / 2
-                                for k in 0..<pairs {
-                                    let q = p + k &* 6
-                                    rg[k] &+= Int(q[0]) &+ Int(q[1]) &+ Int(q[3]) &+ Int(q[4])
-                                    b[k] &+= Int(q[2]) &+ Int(q[5])
+            logs.withUnsafeBufferPointer { lg in
+                blue.withUnsafeMutableBufferPointer { bp in
+                    redGreen.withUnsafeMutableBufferPointer { rgp in
+                        let base = px.baseAddress!, b = bp.baseAddress!, rg = rgp.baseAddress!
+                        let table = lg.baseAddress, entries = lg.count
+                        for y in 0..<h {
+                            b.update(repeating: 0, count: w)
+                            rg.update(repeating: 0, count: w)
+                            let y0 = y &* s, y1 = min(y0 &+ s, ih)
+                            for yy in y0..<y1 {
+                                var p = base + yy &* iw &* 3
+                                var x = 0
+                                // Whole 2-pixel blocks (the usual working scale) without the
+                                // generic block loop; the same integer sums.
+                                var first = 0
+                                if s == 2 {
+                                    let pairs = iw / 2
+                                    if wide {
+                                        ck_stain_pairs_avx2(p, pairs, rg, b)
+                                    } else {
+                                        for k in 0..<pairs {
+                                            let q = p + k &* 6
+                                            rg[k] &+= Int(q[0]) &+ Int(q[1]) &+ Int(q[3]) &+ Int(q[4])
+                                            b[k] &+= Int(q[2]) &+ Int(q[5])
+                                        }
+                                    }
+                                    first = pairs
+                                    x = pairs &* 2
+                                    p += pairs &* 6
                                 }
-                                first = pairs
-                                x = pairs &* 2
-                                p += pairs &* 6
-                            }
-                            for k in first..<w {
-                                let end = min(x &+ s, iw)
-                                var sb = 0, srg = 0
-                                while x < end {
-                                    srg &+= Int(p[0]) &+ Int(p[1])
-                                    sb &+= Int(p[2])
-                                    p += 3
-                                    x &+= 1
+                                for k in first..<w {
+                                    let end = min(x &+ s, iw)
+                                    var sb = 0, srg = 0
+                                    while x < end {
+                                        srg &+= Int(p[0]) &+ Int(p[1])
+                                        sb &+= Int(p[2])
+                                        p += 3
+                                        x &+= 1
+                                    }
+                                    b[k] &+= sb
+                                    rg[k] &+= srg
                                 }
-                                b[k] &+= sb
-                                rg[k] &+= srg
                             }
-                        }
-                        // One count per pixel keeps black blocks finite.
-                        let rows = y1 &- y0
-                        let row = o.baseAddress! + y &* w
-                        for k in 0..<w {
-                            let n = rows &* (min(k &* s &+ s, iw) &- k &* s)
-                            let top = 2 &* b[k] &+ 2 &* n, bottom = rg[k] &+ 2 &* n
-                            row[k] = top < logs.count && bottom < logs.count
-                                ? logs[top] - logs[bottom] : log(Float(top)) - log(Float(bottom))
+                            // One count per pixel keeps black blocks finite.
+                            let rows = y1 &- y0
+                            let row = o.baseAddress! + y &* w
+                            for k in 0..<w {
+                                let n = rows &* (min(k &* s &+ s, iw) &- k &* s)
+                                let top = 2 &* b[k] &+ 2 &* n, bottom = rg[k] &+ 2 &* n
+                                row[k] = top < entries && bottom < entries
+                                    ? table![top] - table![bottom] : log(Float(top)) - log(Float(bottom))
+                            }
                         }
                     }
                 }
