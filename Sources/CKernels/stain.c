@@ -1,7 +1,5 @@
 #include "ckernels.h"
 
-#include <stdint.h>
-
 // Integer sums only: any vector width gives the scalar loop's values exactly.
 __attribute__((target("avx2")))
 void ck_stain_pairs_avx2(const unsigned char *restrict rgb, long pairs, long *restrict red_green,
