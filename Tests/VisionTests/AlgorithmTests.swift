@@ -171,6 +171,26 @@ struct DetectorTests {
         #expect(cleaned[83, 13] > 0.3, "cell lost: \(cleaned[83, 13])")
     }
 
+    /// In noise, the crossing of two lines is removed through the floor the added bisector
+    /// sees (`floorEstimate`, at half resolution), and the lines' removal leaves no offset:
+    /// the open background keeps its level.
+    @Test func lineRemovalFloorHoldsInNoise() {
+        // Uniform noise, standard deviation 0.029.
+        var p = KernelReferenceTests.noisePlane(width: 200, height: 160, seed: 11)
+        for i in 0..<p.count { p.data[i] = (p.data[i] - 0.5) * 0.1 }
+        for x in 0..<200 { p[x, 80] += 0.5; p[x, 81] += 0.5 }
+        for y in 0..<160 { p[100, y] += 0.5; p[101, y] += 0.5 }
+        let cleaned = removeLines(p, angles: [0, .pi / 2], length: 41)
+        func mean(_ xs: ClosedRange<Int>, _ ys: ClosedRange<Int>) -> Float {
+            var sum: Float = 0
+            for y in ys { for x in xs { sum += cleaned[x, y] } }
+            return sum / Float(xs.count * ys.count)
+        }
+        #expect(abs(mean(99...102, 79...82)) < 0.06, "crossing left: \(mean(99...102, 79...82))")
+        #expect(abs(mean(20...60, 80...81)) < 0.03, "line left: \(mean(20...60, 80...81))")
+        #expect(abs(mean(20...60, 20...60)) < 0.03, "background moved: \(mean(20...60, 20...60))")
+    }
+
     @Test func gridDetectorRecoversAngleAndSpacing() throws {
         var canvas = Canvas(width: 320, height: 240)
         canvas.grid(spacing: 50, angle: 5 * .pi / 180)

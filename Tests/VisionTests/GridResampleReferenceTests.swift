@@ -163,6 +163,26 @@ struct GridResampleReferenceTests {
         }
     }
 
+    /// `decimate` keeps sample (i f, j f) unchanged; `undecimate` puts it back there and fills
+    /// between linearly, so a plane linear in x and y comes back exactly wherever it was sampled
+    /// around (beyond the last sample, the last one holds).
+    @Test func decimateAndUndecimateKeepSamplesInPlace() {
+        for (w, h, f) in [(9, 7, 2), (10, 6, 2), (13, 11, 3), (1, 1, 2), (5, 4, 1)] {
+            var plane = Plane(width: w, height: h)
+            for y in 0..<h { for x in 0..<w { plane[x, y] = Float(3 * x - 2 * y) } }
+            let coarse = decimate(plane, factor: f)
+            #expect(coarse.width == (w + f - 1) / f && coarse.height == (h + f - 1) / f, "\(w)x\(h) / \(f)")
+            for j in 0..<coarse.height { for i in 0..<coarse.width {
+                #expect(coarse[i, j] == plane[i * f, j * f], "\(w)x\(h) / \(f): sample \(i), \(j)")
+            } }
+            let back = undecimate(coarse, factor: f, width: w, height: h)
+            for y in 0..<h { for x in 0..<w {
+                let sx = min(x, (coarse.width - 1) * f), sy = min(y, (coarse.height - 1) * f)
+                #expect(abs(back[x, y] - Float(3 * sx - 2 * sy)) < 1e-4, "\(w)x\(h) / \(f): pixel \(x), \(y) = \(back[x, y])")
+            } }
+        }
+    }
+
     static func referenceResize(_ plane: Plane, width: Int, height: Int) -> Plane {
         var out = Plane(width: width, height: height)
         guard plane.count > 0, out.count > 0 else { return out }

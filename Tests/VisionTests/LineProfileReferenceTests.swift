@@ -112,12 +112,28 @@ struct LineProfileReferenceTests {
         #expect(fallback.bitPattern == (selectKth(&reference, 0) ?? 0).bitPattern)
     }
 
-    static func referenceLineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Double = 0.5) -> Plane {
+    /// The other sampling strides (`floorEstimate` samples every column of a decimated plane).
+    @Test(arguments: [0.0, 0.41, 0.7854, 1.5708, 2.3562, -0.9])
+    func lineMedianMatchesReferenceAtOtherStrides(angle: Double) {
+        for (w, h, block) in [(97, 61, 15), (40, 90, 9), (130, 33, 25), (12, 12, 3)] {
+            let plane = Self.ruledPlane(width: w, height: h)
+            for stride in [1, 3] {
+                let got = lineMedian(plane, angle: angle, block: block, quantile: 0.3, sampleStride: stride)
+                let want = Self.referenceLineMedian(plane, angle: angle, block: block, quantile: 0.3, sampleStride: stride)
+                #expect(KernelReferenceTests.identical(got, want), "angle \(angle) \(w)x\(h) block \(block) stride \(stride)")
+            }
+        }
+    }
+
+    /// The first version, with the column stride (2 then) made a parameter.
+    static func referenceLineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Double = 0.5,
+                                    sampleStride: Int = 2) -> Plane {
         guard block >= 3, plane.count > 0 else { return plane }
         let c = cos(angle), s = sin(angle)
         // Near-vertical directions run on the transposed plane so that rows read memory in order.
         if abs(c) < abs(s) {
-            return transposed(referenceLineMedian(transposed(plane), angle: atan2(c, s), block: block, quantile: quantile))
+            return transposed(referenceLineMedian(transposed(plane), angle: atan2(c, s), block: block, quantile: quantile,
+                                                  sampleStride: sampleStride))
         }
         let w = plane.width, h = plane.height
         let q = min(1, max(0, quantile))
@@ -140,7 +156,7 @@ struct LineProfileReferenceTests {
         var weights = [Float](repeating: 0, count: w * h)
         var line = [Float](repeating: 0, count: w)
         // (Sized for odd `block` too: round(n / max(2, block / 2)) blocks of n <= w / 2 + 1.)
-        var medians = [Float](repeating: 0, count: w / max(2, block / 2) + 2)
+        var medians = [Float](repeating: 0, count: w / max(2, block / sampleStride) + 2)
         plane.data.withUnsafeBufferPointer { src in
             for k in 0..<rows {
                 let base = Double(k - maxShift)
@@ -164,17 +180,17 @@ struct LineProfileReferenceTests {
                 let top = max(0, h - 2)
                 var m = first
                 var y = base + Double(first) * slope
-                let step = 2 * slope
+                let step = Double(sampleStride) * slope
                 while m <= last {
                     let yc = max(0, y)
                     let y0 = min(Int(yc), top), a = Float(yc - Double(y0))
                     let y1 = min(y0 &+ 1, h - 1)
                     line[n] = src[y0 &* w &+ m] * (1 - a) + src[y1 &* w &+ m] * a
                     n &+= 1
-                    m &+= 2
+                    m &+= sampleStride
                     y += step
                 }
-                let blocks = max(1, Int((Double(n) / Double(max(2, block / 2))).rounded()))
+                let blocks = max(1, Int((Double(n) / Double(max(2, block / sampleStride))).rounded()))
                 let size = Double(n) / Double(blocks)
                 for b in 0..<blocks {
                     let lo = Int((Double(b) * size).rounded()), hi = max(lo + 1, Int((Double(b + 1) * size).rounded()))
@@ -185,9 +201,9 @@ struct LineProfileReferenceTests {
                         return selectKth(slice, Int(Double(slice.count - 1) * q))
                     }
                 }
-                // Position in block-centre units, t = ((column - first) / 2 + 0.5) / size - 0.5,
+                // Position in block-centre units, t = ((column - first) / sampleStride + 0.5) / size - 0.5,
                 // advanced incrementally.
-                let dt = Float(0.5 / size)
+                let dt = Float(1 / (Double(sampleStride) * size))
                 var t = Float(0.5 / size - 0.5)
                 let lastBlock = blocks - 1
                 out.data.withUnsafeMutableBufferPointer { dst in

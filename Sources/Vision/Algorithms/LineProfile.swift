@@ -17,15 +17,19 @@ import Foundation
 /// - Parameters:
 ///   - plane: input (a contrast map).
 ///   - angle: direction, radians; 0 = +x, pi/2 = +y (y down).
-///   - block: block length in samples (>= 3; smaller returns the input).
+///   - block: block length in columns of the sheared row (>= 3; smaller returns the input).
 ///   - quantile: the block statistic, 0.5 = median. A lower quantile stays on the line while
 ///     more of the block is covered by brighter objects (dense cells): 0.3 tolerates 70%.
-public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Double = 0.5) -> Plane {
+///   - sampleStride: every `sampleStride`-th column of a sheared row is sampled (>= 1). The
+///     estimate is interpolated between block centres anyway, so 2 halves the work without
+///     losing the line; 1 keeps as many samples per block on a plane of half the resolution.
+public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Double = 0.5, sampleStride: Int = 2) -> Plane {
     guard block >= 3, plane.count > 0 else { return plane }
     let c = cos(angle), s = sin(angle)
     // Near-vertical directions run on the transposed plane so that rows read memory in order.
     if abs(c) < abs(s) {
-        return transposed(lineMedian(transposed(plane), angle: atan2(c, s), block: block, quantile: quantile))
+        return transposed(lineMedian(transposed(plane), angle: atan2(c, s), block: block, quantile: quantile,
+                                     sampleStride: sampleStride))
     }
     let w = plane.width, h = plane.height
     let q = min(1, max(0, quantile))
@@ -57,8 +61,9 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
     // Sheared rows covering each column: a contiguous range (the first and last covered
     // columns of row k move monotonically with k), `coveredFrom[m] ... coveredTo[m]`.
     var coveredFrom = [Int](repeating: rows, count: w), coveredTo = [Int](repeating: -1, count: w)
-    // At most round(n / max(2, block / 2)) blocks of n <= w / 2 + 1 samples.
-    var medians = [Float](repeating: 0, count: w / max(2, block / 2) + 2)
+    let stride = max(1, sampleStride)
+    // At most round(n / max(2, block / stride)) blocks of n <= w / stride + 1 samples.
+    var medians = [Float](repeating: 0, count: w / stride / max(2, block / stride) + 2)
     var selector = BlockQuantileSelector(quantile: q)
     var interpolation = BlockInterpolation()
     plane.data.withUnsafeBufferPointer { src in
@@ -80,33 +85,32 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
             guard first <= last else { continue }
             firstColumn[k] = first
             lastColumn[k] = last
-            // Every other column along the row: the estimate is interpolated between block
-            // centres anyway, so this halves the work without losing the line.
+            // Every `stride`-th column along the row.
             var n = 0
             let top = max(0, h - 2)
             var m = first
             var y = base + Double(first) * slope
-            let step = 2 * slope
+            let step = Double(stride) * slope
             while m <= last {
                 let yc = max(0, y)
                 let y0 = min(Int(yc), top), a = Float(yc - Double(y0))
                 let y1 = min(y0 &+ 1, h - 1)
                 line[n] = src[y0 &* w &+ m] * (1 - a) + src[y1 &* w &+ m] * a
                 n &+= 1
-                m &+= 2
+                m &+= stride
                 y += step
             }
-            let blocks = max(1, Int((Double(n) / Double(max(2, block / 2))).rounded()))
+            let blocks = max(1, Int((Double(n) / Double(max(2, block / stride))).rounded()))
             let size = Double(n) / Double(blocks)
             medians.withUnsafeMutableBufferPointer { md in
                 selector.select(line, n: n, blocks: blocks, size: size, into: md)
             }
-            // Position in block-centre units, t = ((column - first) / 2 + 0.5) / size - 0.5,
+            // Position in block-centre units, t = ((column - first) / stride + 0.5) / size - 0.5,
             // advanced incrementally; the blocks and weight each column reads depend only on
             // the row's block layout (size, blocks), which most rows share, so they are kept
             // in a table (`BlockInterpolation`) and formed again only when the layout changes.
             let count = last - first + 1
-            interpolation.prepare(size: size, blocks: blocks, count: count)
+            interpolation.prepare(size: size, blocks: blocks, count: count, stride: stride)
             estimates.withUnsafeMutableBufferPointer { est in
                 medians.withUnsafeBufferPointer { md in
                     kBase.withUnsafeBufferPointer { kb in
@@ -229,16 +233,19 @@ private func blendCoveredRows(_ estimates: [Float], frac: [Float], rows: Range<I
 /// The blocks and weight with which `lineMedian` interpolates a sheared row's block quantiles
 /// at each of its columns, for one block layout; formed again only when the layout changes.
 private struct BlockInterpolation {
-    private var size = Double.nan, blocks = 0, count = 0
+    private var size = Double.nan, blocks = 0, count = 0, stride = 0
     private var lower: [Int32] = [], upper: [Int32] = [], weights: [Float] = []
 
-    /// Tables for `count` columns of a row of `blocks` blocks of `size` samples (every other
-    /// column sampled): column j lies at t = (j / 2 + 0.5) / size - 0.5 block centres, advanced
-    /// incrementally by 0.5 / size from j = 0 as the per-column loop did, so every table entry
-    /// is that loop's value bit for bit; a table formed for more columns serves fewer.
-    mutating func prepare(size: Double, blocks: Int, count: Int) {
-        guard size.bitPattern != self.size.bitPattern || blocks != self.blocks || count > self.count else { return }
+    /// Tables for `count` columns of a row of `blocks` blocks of `size` samples (every
+    /// `stride`-th column sampled): column j lies at t = (j / stride + 0.5) / size - 0.5 block
+    /// centres, advanced incrementally by 1 / (stride size) from j = 0 as the per-column loop
+    /// did, so every table entry is that loop's value bit for bit; a table formed for more
+    /// columns serves fewer.
+    mutating func prepare(size: Double, blocks: Int, count: Int, stride: Int) {
+        guard size.bitPattern != self.size.bitPattern || blocks != self.blocks || count > self.count
+            || stride != self.stride else { return }
         self.size = size
+        self.stride = stride
         self.blocks = blocks
         self.count = count
         if lower.count < count {
@@ -246,7 +253,7 @@ private struct BlockInterpolation {
             upper = [Int32](repeating: 0, count: count)
             weights = [Float](repeating: 0, count: count)
         }
-        let dt = Float(0.5 / size)
+        let dt = Float(1 / (Double(stride) * size))
         var t = Float(0.5 / size - 0.5)
         let lastBlock = blocks - 1
         for j in 0..<count {

@@ -52,14 +52,47 @@ public func downsample(_ plane: Plane, factor: Int) -> Plane {
 /// - Parameters:
 ///   - width, height: output size in pixels (>= 0).
 public func resizeBilinear(_ plane: Plane, width: Int, height: Int) -> Plane {
+    let sx = Double(plane.width) / Double(width), sy = Double(plane.height) / Double(height)
+    return resampleBilinear(plane, width: width, height: height,
+                            sourceX: { (Double($0) + 0.5) * sx - 0.5 }, sourceY: { (Double($0) + 0.5) * sy - 0.5 })
+}
+
+/// Every `factor`-th sample of every `factor`-th row, from (0, 0): unlike `downsample`'s
+/// block means, the samples keep the input's noise distribution (a quantile of them has the
+/// same bias as a quantile of the input).
+///
+/// - Parameter factor: >= 1; 1 returns the input.
+public func decimate(_ plane: Plane, factor: Int) -> Plane {
+    guard factor > 1 else { return plane }
+    let w = (plane.width + factor - 1) / factor, h = (plane.height + factor - 1) / factor
+    return Plane(width: w, height: h) { out in
+        plane.data.withUnsafeBufferPointer { src in
+            for y in 0..<h {
+                let row = src.baseAddress! + y * factor * plane.width
+                for x in 0..<w { out[y * w + x] = row[x * factor] }
+            }
+        }
+    }
+}
+
+/// Bilinear interpolation of a `decimate`d plane back to `width` x `height`: sample i stands
+/// at input pixel `i * factor`.
+public func undecimate(_ plane: Plane, factor: Int, width: Int, height: Int) -> Plane {
+    let f = Double(max(1, factor))
+    return resampleBilinear(plane, width: width, height: height, sourceX: { Double($0) / f }, sourceY: { Double($0) / f })
+}
+
+/// Output pixel (x, y) interpolated at source position (sourceX(x), sourceY(y)), clamped to
+/// the plane.
+private func resampleBilinear(_ plane: Plane, width: Int, height: Int,
+                              sourceX: (Int) -> Double, sourceY: (Int) -> Double) -> Plane {
     var out = Plane(width: width, height: height)
     guard plane.count > 0, out.count > 0 else { return out }
-    let sx = Double(plane.width) / Double(width), sy = Double(plane.height) / Double(height)
     // Per-column source indices and weights, computed once.
     var x0s = [Int](repeating: 0, count: width), x1s = x0s
     var ax = [Float](repeating: 0, count: width)
     for x in 0..<width {
-        let fx = min(max((Double(x) + 0.5) * sx - 0.5, 0), Double(plane.width - 1))
+        let fx = min(max(sourceX(x), 0), Double(plane.width - 1))
         let i = Int(fx)
         x0s[x] = i
         x1s[x] = min(i + 1, plane.width - 1)
@@ -87,7 +120,7 @@ public func resizeBilinear(_ plane: Plane, width: Int, height: Int) -> Plane {
                 return o
             }
             for y in 0..<height {
-                let fy = min(max((Double(y) + 0.5) * sy - 0.5, 0), Double(plane.height - 1))
+                let fy = min(max(sourceY(y), 0), Double(plane.height - 1))
                 let y0 = Int(fy), y1 = min(y0 + 1, plane.height - 1)
                 let ay = Float(fy - Double(y0))
                 let top = interpolated(y0, keep: -1), bottom = interpolated(y1, keep: y0)
