@@ -155,7 +155,8 @@ struct LineProfileReferenceTests {
         var out = Plane(width: w, height: h)
         var weights = [Float](repeating: 0, count: w * h)
         var line = [Float](repeating: 0, count: w)
-        // (Sized for odd `block` too: round(n / max(2, block / 2)) blocks of n <= w / 2 + 1.)
+        // (Sized for odd `block` too: round(n / max(2, block / sampleStride)) blocks of
+        // n <= w / sampleStride + 1 samples.)
         var medians = [Float](repeating: 0, count: w / max(2, block / sampleStride) + 2)
         plane.data.withUnsafeBufferPointer { src in
             for k in 0..<rows {
