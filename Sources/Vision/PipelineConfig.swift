@@ -116,6 +116,14 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Largest share of a candidate's boundary running along the ruling (`radialEdgeCoverage`):
     /// rejects the inside of small ruling squares. 1 = off.
     public var maxGridAlignedEdges: Double = 0.45
+    /// Coverage asked beyond `minEdgeCoverage` (fraction of the 16 sectors) of a rim measured
+    /// where ruling lines add edges of their own: a candidate's rim with the line subtracted
+    /// (a step along the line strays by up to half a pixel, so the strokes' edges leave a
+    /// residue that faces a centre between them) and a stained candidate's rim in a
+    /// triple-line crossing (the crossing's dark core reads as stain). One sector: blank
+    /// controls of the three independent synthetic draws 13 -> 11 false detections, F1 of every
+    /// synthetic set level or up by 0.0003 (two sectors: no better). 0 = no margin.
+    public var lineEdgeCoverageMargin: Double = 0.0625
     /// A boundary pixel's gradient must exceed this many gradient-noise standard deviations.
     /// (4.5 rather than 5: faint cells in heavy sensor noise keep their boundary; F1 on the
     /// independently generated synthetic set +.004, Goldens and own synthetic sets level.)

@@ -55,6 +55,7 @@ enum ConfigKey {
             .number("minEdgeRadiusFraction", \.minEdgeRadiusFraction, 0...10),
             .flag("borderCells", \.borderCells),
             .number("maxGridAlignedEdges", \.maxGridAlignedEdges, 0...1),
+            .number("lineEdgeCoverageMargin", \.lineEdgeCoverageMargin, 0...1),
             .number("edgeThresholdNoise", \.edgeThresholdNoise, 0...1000),
             .number("edgeSmoothingPx", \.edgeSmoothingPx, 0...10),
             .number("edgeThresholdContrast", \.edgeThresholdContrast, 0...100),

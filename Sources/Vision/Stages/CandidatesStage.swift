@@ -175,8 +175,8 @@ struct CandidatesStage: Stage {
             }
             // A candidate on a ruling line: its rim with the line subtracted, along the ruling
             // direction where it shows best (the step it was seen with), or nil when it shows
-            // along neither.
-            func rimOnLine(_ c: Candidate) -> (coverage: Double, aligned: Double, step: PixelStep)? {
+            // along neither. `margin`: coverage asked beyond the boundary test's.
+            func rimOnLine(_ c: Candidate, margin: Double) -> (coverage: Double, aligned: Double, step: PixelStep)? {
                 guard !subtractionSteps.isEmpty, separated.lines.bilinear(c.x, c.y) >= lineLevel else { return nil }
                 var best: (coverage: Double, aligned: Double, step: PixelStep)?
                 for steps in subtractionSteps {
@@ -185,7 +185,7 @@ struct CandidatesStage: Stage {
                                                          threshold: subtractedThreshold, gridNormals: gridNormals)
                     else { continue }
                     let coverage = e.coverage / visibleShare(c)
-                    guard passesRim(coverage: coverage, aligned: e.gridAligned) else { continue }
+                    guard passesRim(coverage: coverage - margin, aligned: e.gridAligned) else { continue }
                     // A cell a step away leaves its copy, negated, around this centre.
                     let ghost = [1.0, -1.0].contains { sign in
                         let there = edgeField.evidence(x: c.x + sign * Double(step.dx), y: c.y + sign * Double(step.dy),
@@ -220,7 +220,8 @@ struct CandidatesStage: Stage {
                 }
                 // Rim enough, but mostly along the ruling: a cell inside a line's band shows its
                 // own rim once the line is subtracted; a stretch of line shows none.
-                if !passes, coverage >= config.minEdgeCoverage, let on = rimOnLine(c) {
+                // The residue of the line's own edges counts no more than a sector short.
+                if !passes, coverage >= config.minEdgeCoverage, let on = rimOnLine(c, margin: config.lineEdgeCoverageMargin) {
                     return (on.coverage, on.aligned, true, on.step)
                 }
                 return (coverage, e.gridAligned, passes, nil)
@@ -290,7 +291,7 @@ struct CandidatesStage: Stage {
                 let seenOnLine = c.lineStep != nil
                 // Any other cell on a line whose rim shows with the line subtracted: the debris
                 // rule compares it with the line (`ClassifyStage`).
-                if c.lineStep == nil { c.lineStep = rimOnLine(c)?.step }
+                if c.lineStep == nil { c.lineStep = rimOnLine(c, margin: 0)?.step }
                 return (c, .kept(coverage: coverage, lineShift: shifts, lineSubtracted: seenOnLine))
             }
             var kept = [(Candidate?, BoundaryVerdict)](repeating: (nil, .lineStretch), count: found.count)
@@ -391,7 +392,8 @@ struct CandidatesStage: Stage {
                 // A dead cell on the crossing shows its boundary on the stain map; the crossing's
                 // dark core can read as stained at its centre (the colour ratio of pixels that
                 // hold a tenth of the background's light is mostly noise) but holds no disc there.
-                if let stain, stain.coverage(of: working) / visibleShare(working) >= config.minEdgeCoverage { return true }
+                if let stain, stain.coverage(of: working) / visibleShare(working)
+                    >= config.minEdgeCoverage + config.lineEdgeCoverageMargin { return true }
                 // The image must show the crossing too: a misregistered grid predicts lines
                 // where there are none.
                 return !isOnCrossing(contrast, x: working.x, y: working.y, angles: grid.angles, halfLength: length / 2,

@@ -1,0 +1,32 @@
+import Foundation
+import Testing
+@testable import Vision
+
+/// `lineEdgeCoverageMargin`: a rim measured where ruling lines add edges of their own must
+/// show one sector more than the boundary test asks. Both images are blank controls; each
+/// holds one false detection without the margin.
+@Suite("Rims measured among ruling lines need a sector more")
+struct LineEdgeMarginTests {
+    /// Between the strokes of a triple line, the strokes' residue after subtracting the line a
+    /// slightly stray step along it faces the centre from 12 of 16 sectors.
+    @Test func aSpotBetweenTripleStrokesIsNotACell() throws {
+        let (with, without) = try detectionsWithAndWithout("Tests/Images/between-triple-strokes.png") {
+            $0.lineEdgeCoverageMargin = 0
+        }
+        func near(_ d: Detection) -> Bool { isNear(d, 135.0, 299.2, within: 3) }
+        #expect(without.contains(where: near), "no detection between the strokes without the margin: the case no longer arises")
+        #expect(with.isEmpty, "\(with.count) detections on a blank control")
+    }
+
+    /// In the core of two crossing triple lines of a tinted image, the dark core reads as stain
+    /// whose edges cover 12 of 16 sectors round a centre between the strokes.
+    @Test func aTripleCrossingCoreIsNotAStainedCell() throws {
+        let (with, without) = try detectionsWithAndWithout("Tests/Images/triple-crossing-core.png") {
+            $0.lineEdgeCoverageMargin = 0
+        }
+        func near(_ d: Detection) -> Bool { isNear(d, 79.1, 372.2, within: 3) }
+        #expect(without.contains(where: near), "no detection in the crossing's core without the margin: the case no longer arises")
+        #expect(!with.contains(where: near))
+        #expect(with == without.filter { !near($0) }, "the other detections changed")
+    }
+}
