@@ -99,9 +99,10 @@ void ck_log_floor(const float *in, float *out, long count, float floor);
 
 /// The stain map's block sums at the working scale 2 (`stainPlane`), one image row: for each
 /// pair k of horizontally adjacent RGB pixels (bytes 6k ... 6k + 5), red_green[k] += the two
-/// reds and two greens, blue[k] += the two blues. Integer sums, so the same values as the
-/// scalar loop; the compiler vectorises the interleaved loads with AVX2.
+/// reds and two greens, blue[k] += the two blues (with `store` nonzero, = instead of +=: a
+/// block's first row, so the sums need no zeroing first). Integer sums, so the same values as
+/// the scalar loop; the compiler vectorises the interleaved loads with AVX2.
 /// Only call when `ck_has_avx2()` returned 1.
-void ck_stain_pairs_avx2(const unsigned char *rgb, long pairs, long *red_green, long *blue);
+void ck_stain_pairs_avx2(const unsigned char *rgb, long pairs, long *red_green, long *blue, int store);
 
 #endif

@@ -86,8 +86,7 @@ public func undecimate(_ plane: Plane, factor: Int, width: Int, height: Int) -> 
 /// the plane.
 private func resampleBilinear(_ plane: Plane, width: Int, height: Int,
                               sourceX: (Int) -> Double, sourceY: (Int) -> Double) -> Plane {
-    var out = Plane(width: width, height: height)
-    guard plane.count > 0, out.count > 0 else { return out }
+    guard plane.count > 0, width > 0, height > 0 else { return Plane(width: width, height: height) }
     // Per-column source indices and weights, computed once.
     var x0s = [Int](repeating: 0, count: width), x1s = x0s
     var ax = [Float](repeating: 0, count: width)
@@ -104,8 +103,9 @@ private func resampleBilinear(_ plane: Plane, width: Int, height: Int,
     let slots = UnsafeMutablePointer<Float>.allocate(capacity: 2 * width)
     defer { slots.deallocate() }
     var slotRow = (-1, -1)
-    plane.data.withUnsafeBufferPointer { src in
-        out.data.withUnsafeMutableBufferPointer { dst in
+    // Every output sample is written once: the output is not zeroed first.
+    return Plane(width: width, height: height) { dst in
+        plane.data.withUnsafeBufferPointer { src in
             /// Source row `j` along x, in a slot not holding `keep`.
             func interpolated(_ j: Int, keep: Int) -> UnsafeMutablePointer<Float> {
                 if slotRow.0 == j { return slots }
@@ -124,10 +124,9 @@ private func resampleBilinear(_ plane: Plane, width: Int, height: Int,
                 let y0 = Int(fy), y1 = min(y0 + 1, plane.height - 1)
                 let ay = Float(fy - Double(y0))
                 let top = interpolated(y0, keep: -1), bottom = interpolated(y1, keep: y0)
-                let o = dst.baseAddress! + y * width
+                let o = dst + y * width
                 for x in 0..<width { o[x] = top[x] + (bottom[x] - top[x]) * ay }
             }
         }
     }
-    return out
 }

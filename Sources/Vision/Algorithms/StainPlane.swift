@@ -39,20 +39,28 @@ func stainPlane(_ image: Image, scale: Int, wide: Bool) -> Plane {
                     redGreen.withUnsafeMutableBufferPointer { rgp in
                         let base = px.baseAddress!, b = bp.baseAddress!, rg = rgp.baseAddress!
                         let table = lg.baseAddress, entries = lg.count
+                        // Whole 2-pixel blocks (the usual working scale) go without the generic
+                        // block loop, the same integer sums; a block row's first image row
+                        // stores them, so only the other columns are zeroed per block row.
+                        let pairs = s == 2 ? iw / 2 : 0
                         for y in 0..<h {
-                            b.update(repeating: 0, count: w)
-                            rg.update(repeating: 0, count: w)
+                            (b + pairs).update(repeating: 0, count: w &- pairs)
+                            (rg + pairs).update(repeating: 0, count: w &- pairs)
                             let y0 = y &* s, y1 = min(y0 &+ s, ih)
                             for yy in y0..<y1 {
                                 var p = base + yy &* iw &* 3
                                 var x = 0
-                                // Whole 2-pixel blocks (the usual working scale) without the
-                                // generic block loop; the same integer sums.
                                 var first = 0
                                 if s == 2 {
-                                    let pairs = iw / 2
+                                    let store = yy == y0
                                     if wide {
-                                        ck_stain_pairs_avx2(p, pairs, rg, b)
+                                        ck_stain_pairs_avx2(p, pairs, rg, b, store ? 1 : 0)
+                                    } else if store {
+                                        for k in 0..<pairs {
+                                            let q = p + k &* 6
+                                            rg[k] = Int(q[0]) &+ Int(q[1]) &+ Int(q[3]) &+ Int(q[4])
+                                            b[k] = Int(q[2]) &+ Int(q[5])
+                                        }
                                     } else {
                                         for k in 0..<pairs {
                                             let q = p + k &* 6

@@ -1,10 +1,10 @@
 /// The plane with rows and columns swapped, in 32x32 tiles so both sides stay cache-friendly.
+/// Every output sample is written once, so the output is not zeroed first.
 public func transposed(_ plane: Plane) -> Plane {
     let w = plane.width, h = plane.height
-    var out = Plane(width: h, height: w)
     let tile = 32
-    plane.data.withUnsafeBufferPointer { src in
-        out.data.withUnsafeMutableBufferPointer { dst in
+    return Plane(width: h, height: w) { dst in
+        plane.data.withUnsafeBufferPointer { src in
             var ty = 0
             while ty < h {
                 var tx = 0
@@ -20,5 +20,4 @@ public func transposed(_ plane: Plane) -> Plane {
             }
         }
     }
-    return out
 }
