@@ -50,8 +50,11 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
         kBase[m] = Int(k)
         frac[m] = Float(u - k)
     }
-    var out = Plane(width: w, height: h)
-    var estimates = [Float](repeating: 0, count: w * (h + 1))
+    // A pixel reads only the estimates of the sheared rows that cover its column, each written
+    // before, so neither the estimates nor the output (every sample written once, below) are
+    // zeroed first.
+    let estimates = UnsafeMutableBufferPointer<Float>.allocate(capacity: w * (h + 1))
+    defer { estimates.deallocate() }
     // Columns covered by each sheared row (empty: first > last).
     var firstColumn = [Int](repeating: 1, count: rows), lastColumn = [Int](repeating: 0, count: rows)
     // One sheared row's samples, written through a pointer: an array subscript here checked
@@ -111,17 +114,15 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
             // in a table (`BlockInterpolation`) and formed again only when the layout changes.
             let count = last - first + 1
             interpolation.prepare(size: size, blocks: blocks, count: count, stride: stride)
-            estimates.withUnsafeMutableBufferPointer { est in
-                medians.withUnsafeBufferPointer { md in
-                    kBase.withUnsafeBufferPointer { kb in
-                        interpolation.withTables { b0s, b1s, weights in
-                            let e = est.baseAddress!, kp = kb.baseAddress! + first
-                            for j in 0..<count {
-                                let b0 = Int(b0s[j]), b1 = Int(b1s[j])
-                                let v = md[b0] + (md[b1] - md[b0]) * weights[j]
-                                let row = k &- kp[j]
-                                if row >= 0 && row <= h { e[row &* w &+ first &+ j] = v }
-                            }
+            medians.withUnsafeBufferPointer { md in
+                kBase.withUnsafeBufferPointer { kb in
+                    interpolation.withTables { b0s, b1s, weights in
+                        let e = estimates.baseAddress!, kp = kb.baseAddress! + first
+                        for j in 0..<count {
+                            let b0 = Int(b0s[j]), b1 = Int(b1s[j])
+                            let v = md[b0] + (md[b1] - md[b0]) * weights[j]
+                            let row = k &- kp[j]
+                            if row >= 0 && row <= h { e[row &* w &+ first &+ j] = v }
                         }
                     }
                 }
@@ -147,30 +148,28 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
         fullTo = min(fullTo, coveredTo[m] - 1 - kBase[m])
     }
     let fullRows = fullFrom..<max(fullFrom, fullTo + 1)
-    blendCoveredRows(estimates, frac: frac, rows: fullRows, into: &out)
-    out.data.withUnsafeMutableBufferPointer { dst in
-        estimates.withUnsafeBufferPointer { est in
-            kBase.withUnsafeBufferPointer { kb in
-                frac.withUnsafeBufferPointer { fr in
-                    firstColumn.withUnsafeBufferPointer { fc in
-                        lastColumn.withUnsafeBufferPointer { lc in
-                            @inline(__always) func covers(_ k: Int, _ m: Int) -> Bool {
-                                k >= 0 && k < rows && fc[k] <= m && m <= lc[k]
-                            }
-                            for y in 0..<h where y < fullRows.lowerBound || y >= fullRows.upperBound {
-                                for m in 0..<w {
-                                    let k0 = y &+ kb[m], f = fr[m]
-                                    var sum: Float = 0, weight: Float = 0
-                                    if covers(k0, m) {
-                                        sum += est[y &* w &+ m] * (1 - f)
-                                        weight += 1 - f
-                                    }
-                                    if covers(k0 &+ 1, m) {
-                                        sum += est[(y &+ 1) &* w &+ m] * f
-                                        weight += f
-                                    }
-                                    dst[y &* w &+ m] = weight > 1e-6 ? sum / weight : sum
+    return Plane(width: w, height: h) { dst in
+        blendCoveredRows(UnsafeBufferPointer(estimates), frac: frac, rows: fullRows, width: w, into: dst)
+        kBase.withUnsafeBufferPointer { kb in
+            frac.withUnsafeBufferPointer { fr in
+                firstColumn.withUnsafeBufferPointer { fc in
+                    lastColumn.withUnsafeBufferPointer { lc in
+                        @inline(__always) func covers(_ k: Int, _ m: Int) -> Bool {
+                            k >= 0 && k < rows && fc[k] <= m && m <= lc[k]
+                        }
+                        for y in 0..<h where y < fullRows.lowerBound || y >= fullRows.upperBound {
+                            for m in 0..<w {
+                                let k0 = y &+ kb[m], f = fr[m]
+                                var sum: Float = 0, weight: Float = 0
+                                if covers(k0, m) {
+                                    sum += estimates[y &* w &+ m] * (1 - f)
+                                    weight += 1 - f
                                 }
+                                if covers(k0 &+ 1, m) {
+                                    sum += estimates[(y &+ 1) &* w &+ m] * f
+                                    weight += f
+                                }
+                                dst[y &* w &+ m] = weight > 1e-6 ? sum / weight : sum
                             }
                         }
                     }
@@ -178,15 +177,14 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
             }
         }
     }
-    return out
 }
 
 /// Rows `rows` of `lineMedian`'s shear back where both sheared rows cover every column:
 /// `(0 + e0 (1 - f) + e1 f) / (0 + (1 - f) + f)` with e0, e1 the estimates of pixel rows y and
 /// y + 1, as the per-pixel blend sums them, four columns at a time and the per-column factors
 /// formed once.
-private func blendCoveredRows(_ estimates: [Float], frac: [Float], rows: Range<Int>, into out: inout Plane) {
-    let w = out.width
+private func blendCoveredRows(_ estimates: UnsafeBufferPointer<Float>, frac: [Float], rows: Range<Int>, width w: Int,
+                              into out: UnsafeMutablePointer<Float>) {
     guard !rows.isEmpty, w > 0 else { return }
     let oneMinusFrac = frac.map { 1 - $0 }
     let weights = frac.map { f -> Float in
@@ -197,32 +195,28 @@ private func blendCoveredRows(_ estimates: [Float], frac: [Float], rows: Range<I
     }
     typealias V = SIMD4<Float>
     @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
-    estimates.withUnsafeBufferPointer { est in
-        out.data.withUnsafeMutableBufferPointer { dst in
-            frac.withUnsafeBufferPointer { fr in
-                oneMinusFrac.withUnsafeBufferPointer { g in
-                    weights.withUnsafeBufferPointer { wt in
-                        let fp = fr.baseAddress!, gp = g.baseAddress!, wp = wt.baseAddress!
-                        for y in rows {
-                            let e0 = est.baseAddress! + y &* w, e1 = e0 + w
-                            let o = dst.baseAddress! + y &* w
-                            var m = 0
-                            while m &+ 4 <= w {
-                                let weight = load(wp + m)
-                                var sum = V(repeating: 0) + load(e0 + m) * load(gp + m)
-                                sum += load(e1 + m) * load(fp + m)
-                                let value = sum.replacing(with: sum / weight, where: weight .> 1e-6)
-                                UnsafeMutableRawPointer(o + m).storeBytes(of: value, as: V.self)
-                                m &+= 4
-                            }
-                            while m < w {
-                                var sum: Float = 0
-                                sum += e0[m] * gp[m]
-                                sum += e1[m] * fp[m]
-                                o[m] = wp[m] > 1e-6 ? sum / wp[m] : sum
-                                m &+= 1
-                            }
-                        }
+    frac.withUnsafeBufferPointer { fr in
+        oneMinusFrac.withUnsafeBufferPointer { g in
+            weights.withUnsafeBufferPointer { wt in
+                let fp = fr.baseAddress!, gp = g.baseAddress!, wp = wt.baseAddress!
+                for y in rows {
+                    let e0 = estimates.baseAddress! + y &* w, e1 = e0 + w
+                    let o = out + y &* w
+                    var m = 0
+                    while m &+ 4 <= w {
+                        let weight = load(wp + m)
+                        var sum = V(repeating: 0) + load(e0 + m) * load(gp + m)
+                        sum += load(e1 + m) * load(fp + m)
+                        let value = sum.replacing(with: sum / weight, where: weight .> 1e-6)
+                        UnsafeMutableRawPointer(o + m).storeBytes(of: value, as: V.self)
+                        m &+= 4
+                    }
+                    while m < w {
+                        var sum: Float = 0
+                        sum += e0[m] * gp[m]
+                        sum += e1[m] * fp[m]
+                        o[m] = wp[m] > 1e-6 ? sum / wp[m] : sum
+                        m &+= 1
                     }
                 }
             }
