@@ -27,21 +27,21 @@ public func logPlane(_ plane: Plane) -> Plane {
 public func saturate(_ plane: Plane, cap: Double) -> Plane {
     guard cap > 0 else { return plane }
     let c = Float(cap)
-    var out = plane
-    out.data.withUnsafeMutableBufferPointer { d in
+    // Into a new plane: the input is still held by the caller, so changing it in place would
+    // copy it first.
+    return plane.data.withUnsafeBufferPointer { d in Plane(width: plane.width, height: plane.height) { p in
         typealias V = SIMD8<Float>
-        guard let p = d.baseAddress else { return }
+        guard let s = d.baseAddress else { return }
         let n = d.count
         var i = 0
         while i &+ 8 <= n {
-            let v = UnsafeRawPointer(p + i).loadUnaligned(as: V.self)
+            let v = UnsafeRawPointer(s + i).loadUnaligned(as: V.self)
             UnsafeMutableRawPointer(p + i).storeBytes(of: c * fastTanh(v / c), as: V.self)
             i &+= 8
         }
         while i < n {
-            p[i] = c * fastTanh(p[i] / c)
+            p[i] = c * fastTanh(s[i] / c)
             i &+= 1
         }
-    }
-    return out
+    } }
 }

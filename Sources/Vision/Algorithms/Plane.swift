@@ -70,13 +70,14 @@ public struct Plane: Sendable, Equatable {
         return top * (1 - ay) + bottom * ay
     }
 
-    /// Applies `transform` to every sample.
+    /// Applies `transform` to every sample. (Written into a new plane: copying this one and
+    /// transforming the copy in place, as copy-on-write would, moves every sample twice.)
     public func map(_ transform: (Float) -> Float) -> Plane {
-        var out = self
-        out.data.withUnsafeMutableBufferPointer { buffer in
-            for i in buffer.indices { buffer[i] = transform(buffer[i]) }
+        data.withUnsafeBufferPointer { d in
+            Plane(width: width, height: height) { out in
+                for i in d.indices { out[i] = transform(d[i]) }
+            }
         }
-        return out
     }
 
     /// Minimum and maximum sample; (0, 0) for an empty plane.

@@ -28,12 +28,12 @@ func stainPlane(_ image: Image, scale: Int, wide: Bool) -> Plane {
     let iw = image.width, ih = image.height
     guard iw > 0, ih > 0, image.pixels.count >= iw * ih * 3 else { return Plane(width: 0, height: 0) }
     let w = (iw + s - 1) / s, h = (ih + s - 1) / s
-    var out = Plane(width: w, height: h)
     var blue = [Int](repeating: 0, count: w), redGreen = [Int](repeating: 0, count: w)
     // Logs of every sum a block of up to 8 x 8 pixels can give, so a pixel costs two lookups.
     let logs: [Float] = s <= 8 ? (0...(512 * s * s)).map { log(Float($0)) } : []
-    image.pixels.withUnsafeBufferPointer { px in
-        out.data.withUnsafeMutableBufferPointer { o in
+    // Every sample is written below (each block row in full), so the plane is not zeroed first.
+    var out = Plane(width: w, height: h) { o in
+        image.pixels.withUnsafeBufferPointer { px in
             logs.withUnsafeBufferPointer { lg in
                 blue.withUnsafeMutableBufferPointer { bp in
                     redGreen.withUnsafeMutableBufferPointer { rgp in
@@ -87,7 +87,7 @@ func stainPlane(_ image: Image, scale: Int, wide: Bool) -> Plane {
                             }
                             // One count per pixel keeps black blocks finite.
                             let rows = y1 &- y0
-                            let row = o.baseAddress! + y &* w
+                            let row = o + y &* w
                             for k in 0..<w {
                                 let n = rows &* (min(k &* s &+ s, iw) &- k &* s)
                                 let top = 2 &* b[k] &+ 2 &* n, bottom = rg[k] &+ 2 &* n

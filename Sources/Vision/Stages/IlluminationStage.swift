@@ -57,13 +57,14 @@ public func estimateBackground(_ plane: Plane, sigma: Double, outlierContrast: F
 /// - Parameter epsilon: linear-light offset added to both so that near-black regions do not
 ///   blow noise up.
 public func flatten(_ luminance: Plane, background: Plane, epsilon: Float = 0.01) -> Plane {
-    var out = luminance
-    out.data.withUnsafeMutableBufferPointer { o in
+    // Into a new plane (the frame keeps the luminance: changed in place, it would be copied).
+    luminance.data.withUnsafeBufferPointer { l in
         background.data.withUnsafeBufferPointer { b in
-            for i in 0..<o.count { o[i] = (o[i] + epsilon) / (b[i] + epsilon) }
+            Plane(width: luminance.width, height: luminance.height) { o in
+                for i in 0..<l.count { o[i] = (l[i] + epsilon) / (b[i] + epsilon) }
+            }
         }
     }
-    return out
 }
 
 /// Stage 2: divide out uneven illumination (vignetting, glare gradients, colour of the lamp).
