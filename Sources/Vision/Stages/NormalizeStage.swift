@@ -63,14 +63,33 @@ public func laplacianVariance(_ plane: Plane, scale: Float = 1) -> Double {
     let w = plane.width, h = plane.height
     guard w >= 3, h >= 3 else { return 0 }
     var sum = 0.0, sumSq = 0.0
+    typealias V = SIMD8<Float>
+    @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
     plane.data.withUnsafeBufferPointer { d in
         for y in 1..<(h - 1) {
-            var rowSum: Float = 0, rowSq: Float = 0
             let c = d.baseAddress! + y * w
-            for x in 1..<(w - 1) {
-                let l = (c[x - 1] + c[x + 1] + c[x - w] + c[x + w] - 4 * c[x]) * scale
+            // Eight running sums a row (one per lane), added up lane by lane after the row's
+            // last whole group of eight, then the rest one by one: a single running sum is a
+            // chain of dependent additions the compiler may not reorder.
+            var lanes = V(), laneSquares = V()
+            var x = 1
+            while x &+ 8 <= w &- 1 {
+                let l = (load(c + (x &- 1)) + load(c + (x &+ 1)) + load(c + (x &- w)) + load(c + (x &+ w))
+                    - 4 * load(c + x)) * scale
+                lanes += l
+                laneSquares += l * l
+                x &+= 8
+            }
+            var rowSum: Float = 0, rowSq: Float = 0
+            for k in 0..<8 {
+                rowSum += lanes[k]
+                rowSq += laneSquares[k]
+            }
+            while x < w &- 1 {
+                let l = (c[x &- 1] + c[x &+ 1] + c[x &- w] + c[x &+ w] - 4 * c[x]) * scale
                 rowSum += l
                 rowSq += l * l
+                x &+= 1
             }
             sum += Double(rowSum)
             sumSq += Double(rowSq)
