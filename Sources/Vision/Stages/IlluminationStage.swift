@@ -54,11 +54,16 @@ public func estimateBackground(_ plane: Plane, sigma: Double, outlierContrast: F
 
 /// Divides luminance by its background: 1 = background, < 1 darker (absorbing), > 1 brighter.
 ///
-/// - Parameter epsilon: linear-light offset added to both so that near-black regions do not
-///   blow noise up.
+/// - Parameters:
+///   - background: the same size as `luminance` (`estimateBackground` gives it so).
+///   - epsilon: linear-light offset added to both so that near-black regions do not
+///     blow noise up.
 public func flatten(_ luminance: Plane, background: Plane, epsilon: Float = 0.01) -> Plane {
+    // The loop below reads the background through an unchecked pointer.
+    precondition(background.width == luminance.width && background.height == luminance.height,
+                 "flatten: background \(background.width)x\(background.height) for a \(luminance.width)x\(luminance.height) plane")
     // Into a new plane (the frame keeps the luminance: changed in place, it would be copied).
-    luminance.data.withUnsafeBufferPointer { l in
+    return luminance.data.withUnsafeBufferPointer { l in
         background.data.withUnsafeBufferPointer { b in
             Plane(width: luminance.width, height: luminance.height) { o in
                 for i in 0..<l.count { o[i] = (l[i] + epsilon) / (b[i] + epsilon) }
