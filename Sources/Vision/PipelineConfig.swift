@@ -185,8 +185,19 @@ public struct PipelineConfig: Sendable, Equatable {
     /// (0.2 against off: the independent synthetic set -3 cells, -44 false detections; two
     /// draws never tuned on -1, -14 and -2, -21; the Goldens 0, -4; the cellqa synthetic set
     /// -1, -15 (a blank-control detection fewer); its JPEG q60 set -6, -52. On the real folders
-    /// it lost cells: ldc-maxkudi -4, -1, hemocytometer-ahnd6474 -5, -2.)
-    public var maxRimSpread: Double = 0.2
+    /// it lost cells: ldc-maxkudi -4, -1, hemocytometer-ahnd6474 -5, -2.) 0.15 with
+    /// `rimOpenNoise` 2 (2026-11-27, twelfth session; see there).
+    public var maxRimSpread: Double = 0.15
+    /// A ray of `maxRimSpread`'s test is open (gets no darker than the background) when it
+    /// never falls this many noise sigmas (`sampleNoise` of the smoothed log luminance) below
+    /// it. 0: below zero at all closes it, which on a noisy image almost every ray of open
+    /// background does somewhere along its 31 samples, so a spot between cells seldom showed
+    /// an open ray. (2 with `maxRimSpread` 0.15 against 0 with 0.2: false detections -29, -11,
+    /// -14 on the three independent draws for -8, -7, -5 cells, F1 +0.0014, +0.0003, +0.0011;
+    /// cellqa synthetic -8, -2 (+0.0003); its JPEG q60 set -12, -2 (+0.0010); the Goldens
+    /// -2, -7 (-0.0008, all in `hard`). Alone, rimOpenNoise 2 gave half of that; 3 and 4
+    /// lost more cells than they saved false detections.)
+    public var rimOpenNoise: Double = 2
     /// Colour images: a candidate whose centre is at least this much bluer than the image's
     /// typical colour (`stainPlane`: log of blue over mean red-green) may show its boundary on
     /// the stain map instead of in luminance, and is not taken for a crossing. Ruling lines

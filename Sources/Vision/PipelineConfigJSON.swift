@@ -66,6 +66,7 @@ enum ConfigKey {
             .number("brightSpotLevel", \.brightSpotLevel, 0...100),
             .number("brightSpotRimDepth", \.brightSpotRimDepth, 0...100),
             .number("minRimDepth", \.minRimDepth, 0...100),
+            .number("rimOpenNoise", \.rimOpenNoise, 0...100),
             .number("maxRimSpread", \.maxRimSpread, 0...10),
             .number("stainLevel", \.stainLevel, 0...100),
             .number("crossingLineContrast", \.crossingLineContrast, 0...100),

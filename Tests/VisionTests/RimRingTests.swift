@@ -41,6 +41,34 @@ struct RimRingTests {
         #expect(ring.isScattered(maxSpread: 0.2))
     }
 
+    /// The same spot and a cell on a noisy image: every ray of open background dips below zero
+    /// somewhere by noise alone, so only a noise margin (`rimOpenNoise`) shows the spot's open
+    /// rays; the cell's rays all reach its rim, far below the margin.
+    @Test func aSpotBetweenCellsIsOpenOnlyWithANoiseMargin() throws {
+        let spotCells = [(12.0, 0.0), (14.0, 2.1), (16.0, 4.2)].map { d, a in (x: 32 + d * cos(a), y: 32 + d * sin(a), r: 7.0) }
+        var sequence = TestSequence(state: 11)
+        func noisy(_ plane: Plane) -> Plane {
+            var plane = plane
+            for i in plane.data.indices {
+                // Box-Muller, sigma 0.03 before the smoothing.
+                let u = max(1e-12, sequence.next()), v = sequence.next()
+                plane.data[i] += Float(0.03 * (-2 * log(u)).squareRoot() * cos(2 * .pi * v))
+            }
+            return gaussianBlur(plane, sigma: 0.7)
+        }
+        let spotPlane = noisy(Self.plane(cells: spotCells)), cellPlane = noisy(Self.plane(cells: [(32, 32, 7)]))
+        let margin = -2 * sampleNoise(spotPlane)
+        #expect(margin < 0)
+        let spot = try #require(RimRing(spotPlane, x: 32, y: 32, r: 7))
+        #expect(spot.spread > 0.15, "\(spot)")
+        #expect(!spot.isScattered(maxSpread: 0.15, openLevel: 0), "noise no longer closes the open rays: \(spot)")
+        #expect(spot.isScattered(maxSpread: 0.15, openLevel: margin), "\(spot), margin \(margin)")
+        #expect(!RimRing.hasOpenRay(spotPlane, x: 32, y: 32, r: 7) && RimRing.hasOpenRay(spotPlane, x: 32, y: 32, r: 7, level: margin))
+        let cell = try #require(RimRing(cellPlane, x: 32, y: 32, r: 7))
+        #expect(!cell.isScattered(maxSpread: 0.15, openLevel: margin), "\(cell)")
+        #expect(!RimRing.hasOpenRay(cellPlane, x: 32, y: 32, r: 7, level: margin))
+    }
+
     /// A scattered rim that is dark all round (a cell in a dark clump) is kept: only a spot
     /// open onto the background is dropped.
     @Test func aRimDarkAllRoundIsNotScattered() {
@@ -61,8 +89,9 @@ struct RimRingTests {
         #expect(RimRing(Self.plane(cells: [(3, 32, 7)]), x: -5, y: 32, r: 7) == nil)
     }
 
-    /// The stage's quick question agrees with the full measurement everywhere: on cells, in
-    /// the gap, on the background, at the border, over many radii.
+    /// The stage's quick question agrees with the full measurement everywhere, at the
+    /// background and at a margin below it: on cells, in the gap, on the background, at the
+    /// border, over many radii.
     @Test func anOpenRayIsALeastDarkRayAtOrAboveZero() {
         let cells = [(12.0, 0.0), (14.0, 2.1), (16.0, 4.2)].map { d, a in (x: 32 + d * cos(a), y: 32 + d * sin(a), r: 7.0) }
         let plane = Self.plane(cells: cells + [(x: 10, y: 52, r: 6)])
@@ -71,7 +100,11 @@ struct RimRingTests {
             let x = sequence.next() * 70 - 3, y = sequence.next() * 70 - 3, r = 1 + sequence.next() * 12
             let full = RimRing(plane, x: x, y: y, r: r)
             let open = RimRing.hasOpenRay(plane, x: x, y: y, r: r)
-            if let full { #expect(open == (full.leastDark >= 0), "(\(x), \(y), \(r)): \(full)") }
+            let openBelow = RimRing.hasOpenRay(plane, x: x, y: y, r: r, level: -0.05)
+            if let full {
+                #expect(open == (full.leastDark >= 0), "(\(x), \(y), \(r)): \(full)")
+                #expect(openBelow == (full.leastDark >= -0.05), "(\(x), \(y), \(r)): \(full)")
+            }
         }
     }
 

@@ -49,11 +49,12 @@ struct RimRing {
         self.leastDark = leastDark
     }
 
-    /// Whether some ray inside the plane gets no darker than the background: `leastDark >= 0`
-    /// without the spread. Most candidates have a dark rim on every ray, and a ray is done at
-    /// its first sample below zero, so the stage asks this first (the full measurement on
-    /// every candidate cost 5 % of a `standard` image's pipeline instructions).
-    static func hasOpenRay(_ plane: Plane, x: Double, y: Double, r: Double) -> Bool {
+    /// Whether some ray inside the plane gets no darker than `level` (the background, 0, or a
+    /// noise margin below it): `leastDark >= level` without the spread. Most candidates have a
+    /// dark rim on every ray, and a ray is done at its first sample below `level`, so the
+    /// stage asks this first (the full measurement on every candidate cost 5 % of a
+    /// `standard` image's pipeline instructions).
+    static func hasOpenRay(_ plane: Plane, x: Double, y: Double, r: Double, level: Float = 0) -> Bool {
         guard usable(plane, x: x, y: y, r: r) else { return false }
         let maxX = Double(plane.width - 1), maxY = Double(plane.height - 1)
         func inside(_ px: Double, _ py: Double) -> Bool { px >= 0 && px <= maxX && py >= 0 && py <= maxY }
@@ -65,9 +66,9 @@ struct RimRing {
                 // one sample is below zero does not depend on the order they are read in:
                 // nearest the rim first, where a closed ray is darkest.
                 guard inside(x + 0.3 * r * dx, y + 0.3 * r * dy), inside(x + 1.8 * r * dx, y + 1.8 * r * dy) else {
-                    return darkest(plane, x: x, y: y, r: r, ray: k, below: 0).map { $0.value >= 0 } ?? false
+                    return darkest(plane, x: x, y: y, r: r, ray: k, below: level).map { $0.value >= level } ?? false
                 }
-                return !rimFirst.contains { i in sample(d, plane.width, plane.height, x: x, y: y, rho: radius(i, r), dx: dx, dy: dy) < 0 }
+                return !rimFirst.contains { i in sample(d, plane.width, plane.height, x: x, y: y, rho: radius(i, r), dx: dx, dy: dy) < level }
             }
         }
     }
@@ -119,8 +120,9 @@ struct RimRing {
     }
 
     /// The rim is not one ring round the centre: scattered by more than `maxSpread` radii
-    /// and, somewhere round it, open onto the background.
-    func isScattered(maxSpread: Double) -> Bool { spread > maxSpread && leastDark >= 0 }
+    /// and, somewhere round it, open onto the background (some ray no darker than
+    /// `openLevel`: 0, or a noise margin below it).
+    func isScattered(maxSpread: Double, openLevel: Float = 0) -> Bool { spread > maxSpread && leastDark >= openLevel }
 
     private static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()

@@ -150,7 +150,8 @@ struct CandidatesStage: Stage {
         // Ruling directions, found or (no ruling) the horizontal and vertical that fibre
         // removal and the crossing test assume too.
         let rulingAngles = frame.grid?.angles ?? (config.removeFibres ? [0, .pi / 2] : [])
-        let noise = config.lineShiftRatio > 0 ? edgeMap.map { Double(sampleNoise($0.0)) } ?? 0 : 0
+        // Noise sigma of the smoothed log luminance (line-shift test, open rays).
+        let noise = config.lineShiftRatio > 0 || config.rimOpenNoise > 0 ? edgeMap.map { Double(sampleNoise($0.0)) } ?? 0 : 0
         let lineShiftLimit = config.lineShiftRatio * 2 * noise * noise
         let lineSteps = lineShiftLimit > 0 ? rulingAngles.map { LineSteps(angle: $0, maxLength: 4 * maxR, tolerance: 0.1) } : []
         // Steps along the ruling's lines for `lineSubtraction`. The two sides of a step stray
@@ -227,6 +228,8 @@ struct CandidatesStage: Stage {
                 return (coverage, e.gridAligned, passes, nil)
             }
             let tracing = frame.trace != nil
+            // A ray of open background dips below zero somewhere by noise alone.
+            let rimOpenLevel = -Float(config.rimOpenNoise * noise)
             // The candidate that passes, or nil and why not (for `Frame.trace`).
             func test(_ voted: Candidate, detected: Candidate?) -> (Candidate?, BoundaryVerdict) {
                 var c = voted
@@ -270,8 +273,9 @@ struct CandidatesStage: Stage {
                 // A spot of background between cells meets its neighbours' rims at scattered
                 // distances and opens onto the background between them (`RimRing`).
                 if config.maxRimSpread > 0, stain?.isStained(x: c.x, y: c.y) != true,
-                   RimRing.hasOpenRay(smoothLog, x: c.x, y: c.y, r: c.r),
-                   let ring = RimRing(smoothLog, x: c.x, y: c.y, r: c.r), ring.isScattered(maxSpread: config.maxRimSpread) {
+                   RimRing.hasOpenRay(smoothLog, x: c.x, y: c.y, r: c.r, level: rimOpenLevel),
+                   let ring = RimRing(smoothLog, x: c.x, y: c.y, r: c.r),
+                   ring.isScattered(maxSpread: config.maxRimSpread, openLevel: rimOpenLevel) {
                     return (nil, .scatteredRim(spread: ring.spread, leastDark: ring.leastDark))
                 }
                 // A stretch of line looks the same a few radii further along it; a cell does not.
