@@ -1,0 +1,227 @@
+import Foundation
+
+/// The boundary test: a cell's rim faces its centre all the way round; line leftovers,
+/// crossings, specks and spots between cells do not. Runs on working-scale candidates after
+/// the centre vote, where the boundary evidence is on (`CandidateMaps.edges`).
+struct BoundaryTest {
+    let maps: CandidateMaps
+    let edges: CandidateMaps.EdgeMap
+    /// Whether a trace is recorded (the line-shift residuals are formed only then).
+    let tracing: Bool
+    private let lineLevel: Float
+    /// The residual of `lineSubtractedEvidence` carries 1.5 times the plane's noise variance.
+    private let subtractedThreshold: Float
+    private let lineShiftLimit: Double
+    private let lineSteps: [LineSteps]
+    private let fineRim: FineRimTest?
+    private let oneSectorShort: Double
+    /// A ray of open background dips below zero somewhere by noise alone (`rimOpenNoise`).
+    private let rimOpenLevel: Float
+
+    init?(_ maps: CandidateMaps, tracing: Bool) {
+        guard let edges = maps.edges else { return nil }
+        let config = maps.config
+        self.maps = maps
+        self.edges = edges
+        self.tracing = tracing
+        lineLevel = Float(config.crossingLineContrast)
+        subtractedThreshold = edges.threshold * Float(1.5).squareRoot()
+        // Noise sigma of the smoothed log luminance (line-shift test, open rays).
+        let noise = config.lineShiftRatio > 0 || config.rimOpenNoise > 0 ? Double(sampleNoise(edges.smoothLog)) : 0
+        lineShiftLimit = config.lineShiftRatio * 2 * noise * noise
+        lineSteps = lineShiftLimit > 0
+            ? maps.rulingAngles.map { LineSteps(angle: $0, maxLength: 4 * maps.maxR, tolerance: 0.1) } : []
+        // A small cell's rim is too few working pixels round for every sector to show it: a
+        // candidate of at most `fineRimMaxRadiusPx` one sector short of the coverage is
+        // tested again on the full-resolution image, with a dark ring all round its centre.
+        fineRim = maps.scale > 1 && config.fineRimMaxRadiusPx > 0
+            ? FineRimTest(image: maps.image, sigma: config.edgeSmoothingPx * maps.s, threshold: edges.threshold,
+                          ringDepth: Float(config.fineRimRingDepth)) : nil
+        oneSectorShort = config.minEdgeCoverage - 1.0 / 16
+        rimOpenLevel = -Float(config.rimOpenNoise * noise)
+    }
+
+    private var config: PipelineConfig { maps.config }
+
+    private func passesRim(coverage: Double, aligned: Double) -> Bool {
+        coverage >= config.minEdgeCoverage && aligned <= config.maxGridAlignedEdges
+    }
+
+    /// A candidate on a ruling line: its rim with the line subtracted, along the ruling
+    /// direction where it shows best (the step it was seen with), or nil when it shows along
+    /// neither. `margin`: coverage asked beyond the boundary test's.
+    func rimOnLine(_ c: Candidate, margin: Double) -> (coverage: Double, aligned: Double, step: PixelStep)? {
+        guard !maps.subtractionSteps.isEmpty, maps.separated.lines.bilinear(c.x, c.y) >= lineLevel else { return nil }
+        var best: (coverage: Double, aligned: Double, step: PixelStep)?
+        for steps in maps.subtractionSteps {
+            guard let step = steps.step(minLength: 2.7 * c.r, maxLength: 4 * c.r),
+                  let e = lineSubtractedEvidence(edges.smoothLog, x: c.x, y: c.y, r: c.r, step: step,
+                                                 threshold: subtractedThreshold, gridNormals: maps.gridNormals)
+            else { continue }
+            let coverage = e.coverage / maps.visibleShare(c)
+            guard passesRim(coverage: coverage - margin, aligned: e.gridAligned) else { continue }
+            // A cell a step away leaves its copy, negated, around this centre.
+            let ghost = [1.0, -1.0].contains { sign in
+                let there = edges.field.evidence(x: c.x + sign * Double(step.dx), y: c.y + sign * Double(step.dy),
+                                                 r: c.r, threshold: edges.threshold, gridNormals: maps.gridNormals)
+                return passesRim(coverage: there.coverage, aligned: there.gridAligned)
+            }
+            if ghost { continue }
+            if best == nil || (coverage, -e.gridAligned) > (best!.coverage, -best!.aligned) {
+                best = (coverage, e.gridAligned, PixelStep(dx: step.dx, dy: step.dy))
+            }
+        }
+        return best
+    }
+
+    /// The rim evidence at a candidate: on the working plane, again at full resolution for a
+    /// small cell one sector short, or with the ruling line subtracted for a rim mostly along
+    /// the ruling.
+    private func evidence(_ c: Candidate) -> (coverage: Double, aligned: Double, passes: Bool, onLine: PixelStep?) {
+        let gridNormals = maps.gridNormals
+        let e = edges.field.evidence(x: c.x, y: c.y, r: c.r, threshold: edges.threshold, gridNormals: gridNormals)
+        let coverage = e.coverage / maps.visibleShare(c)
+        let passes = passesRim(coverage: coverage, aligned: e.gridAligned)
+        let s = maps.s, shift = maps.shift
+        if !passes, let fineRim, c.r * s <= config.fineRimMaxRadiusPx, coverage >= oneSectorShort - 1e-9 {
+            let fine = fineRim.evidence(x: c.x * s + shift, y: c.y * s + shift, r: c.r * s, gridNormals: gridNormals)
+            let fineCoverage = fine.coverage / maps.visibleShare(c)
+            if fineCoverage >= config.fineRimCoverage, fine.gridAligned <= config.maxGridAlignedEdges,
+               fine.darkRingSectors >= config.fineRimDarkSectors {
+                return (fineCoverage, fine.gridAligned, true, nil)
+            }
+        }
+        // Rim enough, but mostly along the ruling: a cell inside a line's band shows its own
+        // rim once the line is subtracted; a stretch of line shows none. The residue of the
+        // line's own edges counts no more than a sector short.
+        if !passes, coverage >= config.minEdgeCoverage, let on = rimOnLine(c, margin: config.lineEdgeCoverageMargin) {
+            return (on.coverage, on.aligned, true, on.step)
+        }
+        return (coverage, e.gridAligned, passes, nil)
+    }
+
+    /// The candidate that passes, or nil and why not (for `Frame.trace`). `detected`: where
+    /// the detector put it, when voting ran.
+    func test(_ voted: Candidate, detected: Candidate?) -> (Candidate?, BoundaryVerdict) {
+        let smoothLog = edges.smoothLog, stain = maps.stain, minR = maps.minR
+        var c = voted
+        var coverage = 0.0
+        var e = evidence(c)
+        // A vote can pull a centre off its cell (towards a touching neighbour, onto a line's
+        // edge) where the detector had it right: there the whole rim shows.
+        if !e.passes, let detected {
+            let there = evidence(detected)
+            if there.passes && there.coverage >= config.keepUnvotedCoverage {
+                c = detected
+                e = there
+            }
+        }
+        if e.passes {
+            coverage = e.coverage
+            c.lineStep = e.onLine
+        } else if let stain {
+            // A stained cell on a line: its boundary, and its centre, from the stain.
+            c = stain.centred(c)
+            coverage = stain.coverage(of: c) / maps.visibleShare(c)
+            guard coverage >= config.minEdgeCoverage else {
+                return (nil, .noRim(coverage: e.coverage, gridAligned: e.aligned, stainCoverage: coverage))
+            }
+        } else {
+            return (nil, .noRim(coverage: e.coverage, gridAligned: e.aligned, stainCoverage: nil))
+        }
+        // A spot smaller than a cell is a defocused cell only inside a dark rim.
+        if c.brightSpot {
+            let depth = darkRimDepth(smoothLog, x: c.x, y: c.y, innerRadius: 0.8 * minR, outerRadius: 2 * minR)
+            guard depth <= -Float(config.brightSpotRimDepth) else { return (nil, .brightSpotWithoutRim(depth: depth)) }
+        }
+        // A cell's refractive boundary shows dark in either direction of defocus; glare,
+        // bubbles and bright specks pass the boundary test on their own edge and have no dark
+        // ring (blank controls' last false detections).
+        if config.minRimDepth > 0, stain?.isStained(x: c.x, y: c.y) != true,
+           case let depth = darkRimDepth(smoothLog, x: c.x, y: c.y, innerRadius: 0.6 * c.r, outerRadius: 1.6 * c.r),
+           depth > -Float(config.minRimDepth) {
+            return (nil, .noDarkRim(depth: depth))
+        }
+        // A spot of background between cells meets its neighbours' rims at scattered
+        // distances and opens onto the background between them (`RimRing`).
+        if config.maxRimSpread > 0, stain?.isStained(x: c.x, y: c.y) != true,
+           RimRing.hasOpenRay(smoothLog, x: c.x, y: c.y, r: c.r, level: rimOpenLevel),
+           let ring = RimRing(smoothLog, x: c.x, y: c.y, r: c.r),
+           ring.isScattered(maxSpread: config.maxRimSpread, openLevel: rimOpenLevel) {
+            return (nil, .scatteredRim(spread: ring.spread, leastDark: ring.leastDark))
+        }
+        // A stretch of line looks the same a few radii further along it; a cell does not.
+        // (Residuals in units of the limit, only for a trace: an array per kept candidate is
+        // not worth forming otherwise; nil: no step along that direction.)
+        var shifts: [Double?] = []
+        for steps in lineSteps {
+            guard let step = steps.step(minLength: 2.2 * c.r, maxLength: 4 * c.r),
+                  let residual = lineShiftResidual(smoothLog, x: c.x, y: c.y, r: c.r, step: step) else {
+                if tracing { shifts.append(nil) }
+                continue
+            }
+            if residual < lineShiftLimit { return (nil, .lineStretch) }
+            if tracing { shifts.append(residual / lineShiftLimit) }
+        }
+        c.coverage = coverage
+        let seenOnLine = c.lineStep != nil
+        // Any other cell on a line whose rim shows with the line subtracted: the debris rule
+        // compares it with the line (`ClassifyStage`).
+        if c.lineStep == nil { c.lineStep = rimOnLine(c, margin: 0)?.step }
+        return (c, .kept(coverage: coverage, lineShift: shifts, lineSubtracted: seenOnLine))
+    }
+
+    /// The candidates that passed on their raw rim while lying on a ruling line and show no
+    /// rim along any ruling direction where the line-subtracted test could run (between a
+    /// triple line's strokes, at a T-junction the line's own edges make that rim): indices
+    /// into `kept`. A stained cell's boundary shows on the stain map, where lines do not.
+    func lineResidues(_ kept: [(Candidate?, BoundaryVerdict)]) -> [Int] {
+        guard config.dropLineResidue, let rimTest = maps.rimTest else { return [] }
+        let passed = kept.indices.compactMap { i in kept[i].0.map { (index: i, candidate: $0) } }
+        let cells = passed.map(\.candidate)
+        var residues: [Int] = []
+        for (k, (i, c)) in passed.enumerated() where c.lineStep == nil && maps.separated.lines.bilinear(c.x, c.y) >= lineLevel
+            && (maps.stain?.coverage(of: c) ?? 0) / maps.visibleShare(c) < config.minEdgeCoverage {
+            let others = neighbours(of: k, in: cells, reach: 8 * c.r)
+            let verdicts = maps.subtractionSteps.compactMap { rimTest.showsRim(c, along: $0, others: others) }
+            if !verdicts.isEmpty && !verdicts.contains(true) { residues.append(i) }
+        }
+        return residues
+    }
+}
+
+/// Why the boundary test kept or dropped a candidate (`CandidateTrace` notes; formed as text
+/// only when a trace asks).
+enum BoundaryVerdict: CustomStringConvertible {
+    /// `lineShift`: each ruling direction's line-shift residual over its limit (nil: no
+    /// whole-pixel step along that direction).
+    /// `lineSubtracted`: the rim showed only with the ruling line subtracted (`lineSubtraction`).
+    case kept(coverage: Double, lineShift: [Double?], lineSubtracted: Bool)
+    /// Too little of a rim facing the centre, or too much of it along the ruling.
+    case noRim(coverage: Double, gridAligned: Double, stainCoverage: Double?)
+    case brightSpotWithoutRim(depth: Float)
+    case noDarkRim(depth: Float)
+    /// The darkest points round the centre scattered in radius, and some ray open onto the
+    /// background (`maxRimSpread`).
+    case scatteredRim(spread: Double, leastDark: Float)
+    /// Looks the same a few radii along a ruling direction (`lineShiftRatio`).
+    case lineStretch
+    /// On a line, and no rim once the line is subtracted (`dropLineResidue`).
+    case lineResidue
+
+    var description: String {
+        switch self {
+        case let .kept(coverage, shifts, subtracted):
+            "kept: coverage \(fmt(coverage))" + (subtracted ? " with the line subtracted" : "")
+                + (shifts.isEmpty ? "" : ", line shift " + shifts.map { $0.map(fmt) ?? "-" }.joined(separator: " / "))
+        case let .noRim(coverage, aligned, stain):
+            "no rim: coverage \(fmt(coverage)), grid-aligned \(fmt(aligned))" + (stain.map { ", stain coverage \(fmt($0))" } ?? "")
+        case .brightSpotWithoutRim(let depth): "bright spot without a dark rim: depth \(fmt(Double(depth)))"
+        case .noDarkRim(let depth): "no dark rim: depth \(fmt(Double(depth)))"
+        case let .scatteredRim(spread, leastDark):
+            "scattered rim: spread \(fmt(spread)) radii, least dark ray \(fmt(Double(leastDark)))"
+        case .lineStretch: "a stretch of line: the same a few radii along it"
+        case .lineResidue: "line residue: no rim with the line subtracted"
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Stage 4: candidate cells from the flattened luminance, in image pixels.
+///
+/// In order, each step in its own file of this folder: the maps every step reads
+/// (`CandidateMaps`: lines removed, boundary evidence, stain); the detector and the centre
+/// seeds (`CandidateDetection`); the pre-vote rim filter and the centre vote on the
+/// full-resolution image (`CentreVoting`); the boundary test and the line-residue drop
+/// (`BoundaryTest`); then, in image pixels, size and the crossings of ruling lines
+/// (`ImageScaleFilters`). Each step records what it kept in `Frame.trace` when one is asked for.
+struct CandidatesStage: Stage {
+    let name = "candidates"
+
+    func run(_ frame: inout Frame) throws {
+        guard frame.flat.width >= 3, frame.flat.height >= 3 else { return }
+        let maps = CandidateMaps(frame)
+        let config = frame.config, scale = frame.scale
+        var found = maps.prepared(maps.detect(trace: &frame.trace))
+        var verdicts = maps.filtersBeforeVoting ? inSpatialOrder(found, maps.preVoteVerdict) : []
+        // A bright spot may yet fail its rim test, and a candidate the pre-vote filter drops is
+        // gone, so neither stands in for a seed (a detector centre half a radius off its cell
+        // is dropped there, where a seed may sit on the cell).
+        let standing = found.indices.filter { !found[$0].brightSpot && (verdicts.isEmpty || verdicts[$0].kept) }
+        if let seeds = maps.seeds(besides: standing.map { found[$0] }) {
+            found += seeds
+            if maps.filtersBeforeVoting { verdicts += inSpatialOrder(seeds, maps.preVoteVerdict) }
+            frame.trace?.record("centre seeds", working: found, scale: scale) { c in c.seeded ? "seed" : "" }
+        }
+        // Where the detector put each candidate, kept for the boundary test when voting ran.
+        var detected: [Candidate] = []
+        if config.voteCentres {
+            if maps.filtersBeforeVoting {
+                frame.trace?.record("pre-vote rim filter (verdicts)", Array(zip(found, verdicts)), position: { c, _ in maps.imagePosition(c) }, note: { _, v in
+                    (v.kept ? "kept" : "dropped") + ": coverage \(fmt(v.coverage)), grid-aligned \(fmt(v.aligned))"
+                })
+                found = found.indices.filter { verdicts[$0].kept }.map { found[$0] }
+                frame.trace?.record("pre-vote rim filter", working: found, scale: scale)
+            }
+            if config.keepUnvotedCoverage > 0 { detected = found }
+            maps.voteCentres(&found)
+            frame.trace?.record("centre vote", working: found, scale: scale)
+        }
+        if let test = BoundaryTest(maps, tracing: frame.trace != nil) {
+            var kept = [(Candidate?, BoundaryVerdict)](repeating: (nil, .lineStretch), count: found.count)
+            for i in spatialOrder(found) { kept[i] = test.test(found[i], detected: detected.isEmpty ? nil : detected[i]) }
+            for i in test.lineResidues(kept) { kept[i] = (nil, .lineResidue) }
+            frame.trace?.record("boundary test (verdicts)", Array(zip(found, kept)), position: { c, _ in maps.imagePosition(c) }, note: { "\($0.1.1)" })
+            found = kept.compactMap { $0.0 }
+            frame.trace?.record("boundary test", working: found, scale: scale) { c in "coverage \(fmt(c.coverage))" }
+        }
+        found = found.map(maps.toImage)
+        if config.minEdgeRadiusFraction > 0 {
+            found = maps.sizeFiltered(found)
+            frame.trace?.record("boundary size", found, position: { ($0.x, $0.y, $0.r) })
+        }
+        if maps.filtersCrossings {
+            found = maps.crossingsFiltered(found)
+            frame.trace?.record("line crossings", found, position: { ($0.x, $0.y, $0.r) })
+        }
+        if let filtered = maps.tripleCrossingsFiltered(found) {
+            found = filtered
+            frame.trace?.record("triple-line crossings", found, position: { ($0.x, $0.y, $0.r) })
+        }
+        frame.candidates = found
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// The pre-vote rim filter's verdict on one candidate (kept, and the evidence for a trace).
+struct PreVoteVerdict {
+    let kept: Bool
+    let coverage: Double
+    let aligned: Double
+}
+
+extension CandidateMaps {
+    /// Whether the pre-vote rim filter runs: with centre voting and the boundary test on.
+    var filtersBeforeVoting: Bool { config.voteCentres && edges != nil }
+
+    /// Before the centre vote, on the full-resolution image (a working pixel is a sizeable part
+    /// of a small cell): candidates with hardly any boundary around them (noise, line leftovers:
+    /// most of the DoG peaks) cannot pass the boundary test wherever their centre moves, so
+    /// they are dropped instead of costing a vote each. 60% of the coverage a cell needs (its
+    /// centre may be off), and not mostly a ruling's edges: a line leftover faces the candidate
+    /// almost only along the grid normals (a cell's rim about 22% of its length), wherever it
+    /// moves. (Half let 1.7x as many candidates vote for 0.2% more cells on the synthetic sets,
+    /// and for debris on blank controls.) Requires `edges`.
+    func preVoteVerdict(_ c: Candidate) -> PreVoteVerdict {
+        let edges = edges!
+        let floor = 0.6 * config.minEdgeCoverage, maxAligned = 0.8
+        let e = edges.field.evidence(x: c.x, y: c.y, r: c.r, threshold: edges.threshold, gridNormals: gridNormals)
+        let visible = visibleShare(c)
+        let kept = (e.coverage / visible >= floor && e.gridAligned <= maxAligned)
+            || (stain?.coverage(of: c) ?? 0) / visible >= floor
+        return PreVoteVerdict(kept: kept, coverage: e.coverage / visible, aligned: e.gridAligned)
+    }
+
+    /// Every candidate's centre re-voted by its boundary on the full-resolution image
+    /// (`voteCentre`), in spatial order; working pixels in and out.
+    func voteCentres(_ found: inout [Candidate]) {
+        var scratch = VoteScratch()
+        for i in spatialOrder(found) {
+            let x0 = found[i].x * s + shift, y0 = found[i].y * s + shift
+            var r = found[i].r * s
+            var c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch)
+            // A radius the detector underestimated (a split half, a cell shrunk by a
+            // neighbouring line) puts the cell's rim outside the voting annulus and its
+            // centre outside the search disc: vote again at the measured boundary radius.
+            // Measured where the vote went and, when that shows no larger boundary, where
+            // the detector put the centre: a vote at too small a radius can stray off the
+            // cell (a big live cell found by its bright centre alone), where the
+            // boundary no longer looks larger. (A vote that stayed within a pixel measures
+            // the same boundary: not measured twice.)
+            let larger = 1.15 * r
+            var b = boundaryRadius(image, x: c.x, y: c.y, r: r)
+            if b <= larger, (c.x - x0) * (c.x - x0) + (c.y - y0) * (c.y - y0) > 1 {
+                let atStart = boundaryRadius(image, x: x0, y: y0, r: r)
+                if atStart > larger { b = atStart }
+            }
+            if b > larger {
+                r = min(b, config.maxRadiusPx)
+                c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch)
+                found[i].r = r / s
+            } else {
+                found[i].boundary = BoundaryMeasurement(x: c.x, y: c.y, r: r, radius: b)
+            }
+            found[i].x = (c.x - shift) / s
+            found[i].y = (c.y - shift) / s
+        }
+    }
+}

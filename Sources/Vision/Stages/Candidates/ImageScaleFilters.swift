@@ -1,0 +1,79 @@
+import Foundation
+import Hemocytometer
+
+/// The candidates stage's last filters, on candidates in image pixels: size on the
+/// full-resolution image, and the crossings of ruling lines.
+extension CandidateMaps {
+    /// Size on the full-resolution image (`minEdgeRadiusFraction`): debris specks merge with
+    /// small cells at the working scale but not here. The measured boundary also corrects a
+    /// radius the detector underestimated (a split half), so that duplicate suppression sees
+    /// the cell's real extent.
+    func sizeFiltered(_ found: [Candidate]) -> [Candidate] {
+        let minEdgeRadius = config.minEdgeRadiusFraction * config.minRadiusPx
+        return inSpatialOrder(found) { c -> Candidate? in
+            let b = c.boundary?.radius(x: c.x, y: c.y, r: c.r) ?? boundaryRadius(image, x: c.x, y: c.y, r: c.r)
+            guard b >= minEdgeRadius else { return nil }
+            var c = c
+            c.r = max(c.r, min(b, config.maxRadiusPx))
+            return c
+        }.compactMap { $0 }
+    }
+
+    /// Crossings of lines a third as strong as the faintest cell: visible lines, not noise.
+    private var faintCrossingLevel: Float { Float(min(config.crossingLineContrast, 0.3 * config.minContrast)) }
+
+    /// Whether the line-crossing filter runs: two ruling directions (found, or with no ruling
+    /// found the horizontal and vertical: a partial view shows too few lines for the
+    /// periodicity test, and rulings are photographed square to the frame more often than not).
+    var filtersCrossings: Bool { config.crossingLineContrast > 0 && rulingAngles.count >= 2 }
+
+    /// The candidates that are not what line removal leaves of a crossing (`isCrossingResidue`).
+    func crossingsFiltered(_ found: [Candidate]) -> [Candidate] {
+        // A seed has no detector response to vouch for it, and the corners of the squares
+        // where even faint lines cross point at a common centre: seeds stand on no crossing of
+        // faint lines.
+        let brightness = edges?.smoothLog ?? logFlat
+        let polarity = rulingPolarity(lines: separated.lines, logLuminance: logFlat, level: Float(config.crossingLineContrast))
+        let working = found.map(toWorking)
+        // A clear cell on a crossing is darkened by both lines, so it has their polarity and
+        // the test takes it for what line removal leaves there: kept when its rim shows with
+        // each of the two lines subtracted in turn (a crossing's residue shows only the other
+        // line's edges then), from the sides free of other candidates.
+        func showsRimAcrossLines(_ k: Int) -> Bool {
+            guard config.cellsOnCrossings, let rimTest, subtractionSteps.count >= 2 else { return false }
+            let c = working[k]
+            let others = neighbours(of: k, in: working, reach: 8 * c.r)
+            return subtractionSteps.prefix(2).allSatisfy { rimTest.showsRim(c, along: $0, others: others) == true }
+        }
+        return found.indices.filter { k in
+            let c = working[k]
+            return !isCrossingResidue(contrast, x: c.x, y: c.y, brightness: brightness.bilinear(c.x, c.y), polarity: polarity,
+                                      stained: stain?.isStained(x: c.x, y: c.y) == true, angles: rulingAngles,
+                                      halfLength: length / 2,
+                                      level: c.seeded ? faintCrossingLevel : Float(config.crossingLineContrast))
+                || showsRimAcrossLines(k)
+        }.map { found[$0] }
+    }
+
+    /// The registered ruling says where the triple lines cross; the little squares between
+    /// their strokes pass every boundary test. Nil when the filter does not run (off, or no
+    /// ruling with a known scale).
+    func tripleCrossingsFiltered(_ found: [Candidate]) -> [Candidate]? {
+        guard config.tripleCrossingMarginPx > 0, let grid, grid.scaleKnown,
+              let toChamber = Homography(matrix: grid.result.imageToChamber) else { return nil }
+        let marginUm = config.tripleCrossingMarginPx * grid.result.umPerPixel
+        return found.filter { c in
+            guard isInTripleCrossingCore(x: c.x, y: c.y, imageToChamber: toChamber, marginUm: marginUm) else { return true }
+            let working = toWorking(c)
+            // A dead cell on the crossing shows its boundary on the stain map; the crossing's
+            // dark core can read as stained at its centre (the colour ratio of pixels that hold
+            // a tenth of the background's light is mostly noise) but holds no disc there.
+            if let stain, stain.coverage(of: working) / visibleShare(working)
+                >= config.minEdgeCoverage + config.lineEdgeCoverageMargin { return true }
+            // The image must show the crossing too: a misregistered grid predicts lines where
+            // there are none.
+            return !isOnCrossing(contrast, x: working.x, y: working.y, angles: grid.angles, halfLength: length / 2,
+                                 level: faintCrossingLevel)
+        }
+    }
+}
