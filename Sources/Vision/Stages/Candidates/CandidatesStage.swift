@@ -16,20 +16,21 @@ struct CandidatesStage: Stage {
         let maps = CandidateMaps(frame)
         let config = frame.config, scale = frame.scale
         var found = maps.prepared(maps.detect(trace: &frame.trace))
-        var verdicts = maps.filtersBeforeVoting ? inSpatialOrder(found, maps.preVoteVerdict) : []
+        let preVote = PreVoteFilter(maps)
+        var verdicts = preVote.map { inSpatialOrder(found, $0.verdict) } ?? []
         // A bright spot may yet fail its rim test, and a candidate the pre-vote filter drops is
         // gone, so neither stands in for a seed (a detector centre half a radius off its cell
         // is dropped there, where a seed may sit on the cell).
         let standing = found.indices.filter { !found[$0].brightSpot && (verdicts.isEmpty || verdicts[$0].kept) }
         if let seeds = maps.seeds(besides: standing.map { found[$0] }) {
             found += seeds
-            if maps.filtersBeforeVoting { verdicts += inSpatialOrder(seeds, maps.preVoteVerdict) }
+            if let preVote { verdicts += inSpatialOrder(seeds, preVote.verdict) }
             frame.trace?.record("centre seeds", working: found, scale: scale) { c in c.seeded ? "seed" : "" }
         }
         // Where the detector put each candidate, kept for the boundary test when voting ran.
         var detected: [Candidate] = []
         if config.voteCentres {
-            if maps.filtersBeforeVoting {
+            if preVote != nil {
                 frame.trace?.record("pre-vote rim filter (verdicts)", Array(zip(found, verdicts)), position: { c, _ in maps.imagePosition(c) }, note: { _, v in
                     (v.kept ? "kept" : "dropped") + ": coverage \(fmt(v.coverage)), grid-aligned \(fmt(v.aligned))"
                 })

@@ -7,9 +7,17 @@ struct PreVoteVerdict {
     let aligned: Double
 }
 
-extension CandidateMaps {
-    /// Whether the pre-vote rim filter runs: with centre voting and the boundary test on.
-    var filtersBeforeVoting: Bool { config.voteCentres && edges != nil }
+/// The rim filter before the centre vote (`verdict`).
+struct PreVoteFilter {
+    let maps: CandidateMaps
+    let edges: CandidateMaps.EdgeMap
+
+    /// Nil when it does not run: without centre voting, or with the boundary test off.
+    init?(_ maps: CandidateMaps) {
+        guard maps.config.voteCentres, let edges = maps.edges else { return nil }
+        self.maps = maps
+        self.edges = edges
+    }
 
     /// Before the centre vote, on the full-resolution image (a working pixel is a sizeable part
     /// of a small cell): candidates with hardly any boundary around them (noise, line leftovers:
@@ -23,16 +31,19 @@ extension CandidateMaps {
     /// for 0.2% more cells on the synthetic sets, and for debris on blank controls. 60% for
     /// every candidate until the twelfth session: the ninth sector costs a few cells and saves
     /// more false detections, F1 level or up on every synthetic set but `cellqa synth` main
-    /// (-0.0002), and 4% of a `standard` image's pipeline instructions.) Requires `edges`.
-    func preVoteVerdict(_ c: Candidate) -> PreVoteVerdict {
-        let edges = edges!
+    /// (-0.0002), and 4% of a `standard` image's pipeline instructions.)
+    func verdict(_ c: Candidate) -> PreVoteVerdict {
+        let config = maps.config, gridNormals = maps.gridNormals
         let floor = (c.brightSpot ? 0.6 : 0.7) * config.minEdgeCoverage, maxAligned = 0.8
         let e = edges.field.evidence(x: c.x, y: c.y, r: c.r, threshold: edges.threshold, gridNormals: gridNormals)
-        let visible = visibleShare(c)
+        let visible = maps.visibleShare(c)
         let kept = (e.coverage / visible >= floor && e.gridAligned <= maxAligned)
-            || (stain?.coverage(of: c) ?? 0) / visible >= floor
+            || (maps.stain?.coverage(of: c) ?? 0) / visible >= floor
         return PreVoteVerdict(kept: kept, coverage: e.coverage / visible, aligned: e.gridAligned)
     }
+}
+
+extension CandidateMaps {
 
     /// Every candidate's centre re-voted by its boundary on the full-resolution image
     /// (`voteCentre`), in spatial order; working pixels in and out.
