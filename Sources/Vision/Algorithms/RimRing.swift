@@ -63,7 +63,7 @@ struct RimRing {
                 let (dx, dy) = directions[k]
                 guard inside(x + 1.2 * r * dx, y + 1.2 * r * dy) else { return false }
                 // With both ends inside, so is every sample (the image is convex), and whether
-                // one sample is below zero does not depend on the order they are read in:
+                // one sample is below `level` does not depend on the order they are read in:
                 // nearest the rim first, where a closed ray is darkest.
                 guard inside(x + 0.3 * r * dx, y + 0.3 * r * dy), inside(x + 1.8 * r * dx, y + 1.8 * r * dy) else {
                     return darkest(plane, x: x, y: y, r: r, ray: k, below: level).map { $0.value >= level } ?? false

@@ -104,7 +104,8 @@ struct CandidateMaps {
 
     /// A working-scale candidate's centre and radius in image pixels (for a trace).
     func imagePosition(_ c: Candidate) -> (x: Double, y: Double, r: Double) {
-        (c.x * s + shift, c.y * s + shift, c.r * s)
+        let p = toImage(c)
+        return (p.x, p.y, p.r)
     }
 
     /// A working-scale candidate in image pixels, its line step too.
