@@ -222,9 +222,13 @@ public struct PipelineConfig: Sendable, Equatable {
     /// A candidate that passed the boundary test is dropped when the same disc a few radii
     /// further along a ruling direction (`lineStep`: 2.2 ... 4 radii, whole pixels) differs
     /// from it by less than this many times the difference noise alone would give
-    /// (`lineShiftResidual` over twice `sampleNoise` squared): a stretch of line (the gaps
-    /// between a sharp triple line's strokes) looks the same further along, a cell on the
-    /// line does not. 0 = off.
+    /// (`lineShiftResidual`, the disc against the mean of its two shifted copies, over 1.5
+    /// times `sampleNoise` squared): a stretch of line (the gaps between a sharp triple line's
+    /// strokes) looks the same further along, a cell on the line does not. 0 = off. (Against
+    /// the larger of the two one-sided differences until the twelfth session: at a sharp,
+    /// dark triple line a step's sub-pixel stray across it alone gave several times the noise,
+    /// and 12 spots between its strokes passed on one blank control of a fourth independent
+    /// draw, 6 now.)
     public var lineShiftRatio: Double = 5
     /// When a candidate fails the boundary test where centre voting moved it, it is tested
     /// where the detector put it, and kept there when it passes with at least this share of

@@ -59,6 +59,40 @@ struct LineShiftTests {
         #expect(try #require(lineShiftResidual(Self.tripleLine(), x: 30, y: 60, r: 5, step: (dx: 12, dy: 0))) > 0.05)
     }
 
+    /// A line whose darkness changes along it (a lamp's gradient, uneven ruling) still
+    /// explains itself: against the mean of both shifted discs a linear change cancels, where
+    /// either shifted disc alone differs by the change over the step at every stroke pixel.
+    @Test func aLineDarkeningAlongItExplainsItself() throws {
+        var plane = Self.tripleLine()
+        for y in 0..<plane.height {
+            for x in [27, 30, 33] { plane[x, y] = -0.7 * (1 + 0.02 * Float(y - 40)) }
+        }
+        let residual = try #require(lineShiftResidual(plane, x: 30, y: 40, r: 5, step: (dx: 0, dy: 12)))
+        // One side alone: 0.7 x 0.02 x 12 = 0.168 at a third of the disc's samples, about 0.01.
+        #expect(residual < 1e-9, "\(residual)")
+        // A cell on that line still differs from it.
+        for y in 35...45 {
+            for x in 25...35 where (x - 30) * (x - 30) + (y - 40) * (y - 40) <= 25 { plane[x, y] = -0.5 }
+        }
+        #expect(try #require(lineShiftResidual(plane, x: 30, y: 40, r: 5, step: (dx: 0, dy: 12))) > 0.05)
+    }
+
+    /// On noise alone the residual is 1.5 times the noise variance (the disc's own variance
+    /// plus a quarter of each shifted disc's): the unit `lineShiftRatio` counts in.
+    @Test func onNoiseTheResidualIsOneAndAHalfVariances() throws {
+        let sigma: Float = 0.05
+        let plane = Self.noisePlane(width: 300, height: 200, sigma: sigma)
+        var total = 0.0, count = 0.0
+        for y in stride(from: 30, to: 170, by: 20) {
+            for x in stride(from: 30, to: 270, by: 20) {
+                total += try #require(lineShiftResidual(plane, x: Double(x), y: Double(y), r: 8, step: (dx: 12, dy: 0)))
+                count += 1
+            }
+        }
+        let ratio = total / count / Double(sigma * sigma)
+        #expect(abs(ratio - 1.5) < 0.1, "\(ratio)")
+    }
+
     @Test func nothingToCompareAtThePlanesEdge() {
         #expect(lineShiftResidual(Self.tripleLine(), x: 30, y: 10, r: 5, step: (dx: 0, dy: 12)) == nil)
         #expect(lineShiftResidual(Self.tripleLine(), x: 30, y: 70, r: 5, step: (dx: 0, dy: 12)) == nil)

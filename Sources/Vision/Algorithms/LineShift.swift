@@ -65,14 +65,18 @@ public struct LineSteps: Sendable {
 }
 
 /// How much of a disc the same disc a whole-pixel `step` away does not explain: the mean
-/// squared difference between the samples inside the disc and those `step` on, in both
-/// directions, the larger of the two.
+/// squared difference between the samples inside the disc and the mean of those `step` on
+/// in either direction.
 ///
 /// Why: a stretch of ruling line (the gaps between the three strokes of a triple line, a
 /// line's noisy edge) can show a cell's boundary evidence, but it looks the same a little
-/// further along the line, while a cell lying on the line does not. For a disc on a plain
-/// line the value is about twice the sample variance of the noise; a cell adds its own
-/// contrast squared. Nil when either shifted disc leaves the plane (nothing to compare).
+/// further along the line, while a cell lying on the line does not. Against the mean of both
+/// sides, whatever changes linearly along the line cancels: the step's stray across the
+/// line (up to the `LineSteps` tolerance, opposite on the two sides), which at a sharp,
+/// dark line's edges alone gave several times the noise, and a gradient of the lamp or of
+/// the line's darkness. For a disc on a plain line the value is about 1.5 times the sample
+/// variance of the noise; a cell adds its own contrast squared. Nil when either shifted disc
+/// leaves the plane (nothing to compare).
 ///
 /// - Parameters:
 ///   - x, y, r: the disc, plane pixels.
@@ -85,7 +89,7 @@ public func lineShiftResidual(_ plane: Plane, x: Double, y: Double, r: Double, s
     guard xLo <= xHi, yLo <= yHi, xLo - ax >= 0, xHi + ax < w, yLo - ay >= 0, yHi + ay < h else { return nil }
     let r2 = r * r
     let offset = step.dy * w + step.dx
-    var forward = 0.0, backward = 0.0, n = 0.0
+    var sum = 0.0, n = 0.0
     plane.data.withUnsafeBufferPointer { d in
         for py in yLo...yHi {
             let dy = Double(py) - y
@@ -93,12 +97,11 @@ public func lineShiftResidual(_ plane: Plane, x: Double, y: Double, r: Double, s
                 let dx = Double(px) - x
                 guard dx * dx + dy * dy <= r2 else { continue }
                 let i = py * w + px
-                let a = Double(d[i] - d[i + offset]), b = Double(d[i] - d[i - offset])
-                forward += a * a
-                backward += b * b
+                let e = Double(d[i]) - 0.5 * (Double(d[i + offset]) + Double(d[i - offset]))
+                sum += e * e
                 n += 1
             }
         }
     }
-    return n > 0 ? max(forward, backward) / n : nil
+    return n > 0 ? sum / n : nil
 }

@@ -28,7 +28,8 @@ struct BoundaryTest {
         subtractedThreshold = edges.threshold * Float(1.5).squareRoot()
         // Noise sigma of the smoothed log luminance (line-shift test, open rays).
         let noise = config.lineShiftRatio > 0 || config.rimOpenNoise > 0 ? Double(sampleNoise(edges.smoothLog)) : 0
-        lineShiftLimit = config.lineShiftRatio * 2 * noise * noise
+        // The residual of a disc on a plain line: 1.5 times the noise variance.
+        lineShiftLimit = config.lineShiftRatio * 1.5 * noise * noise
         lineSteps = lineShiftLimit > 0
             ? maps.rulingAngles.map { LineSteps(angle: $0, maxLength: 4 * maps.maxR, tolerance: 0.1) } : []
         // A small cell's rim is too few working pixels round for every sector to show it: a
