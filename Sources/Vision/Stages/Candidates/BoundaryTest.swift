@@ -83,9 +83,9 @@ struct BoundaryTest {
         let e = edges.field.evidence(x: c.x, y: c.y, r: c.r, threshold: edges.threshold, gridNormals: gridNormals)
         let coverage = e.coverage / maps.visibleShare(c)
         let passes = passesRim(coverage: coverage, aligned: e.gridAligned)
-        let s = maps.s, shift = maps.shift
-        if !passes, let fineRim, c.r * s <= config.fineRimMaxRadiusPx, coverage >= oneSectorShort - 1e-9 {
-            let fine = fineRim.evidence(x: c.x * s + shift, y: c.y * s + shift, r: c.r * s, gridNormals: gridNormals)
+        if !passes, let fineRim, c.r * maps.s <= config.fineRimMaxRadiusPx, coverage >= oneSectorShort - 1e-9 {
+            let at = maps.imagePosition(c)
+            let fine = fineRim.evidence(x: at.x, y: at.y, r: at.r, gridNormals: gridNormals)
             let fineCoverage = fine.coverage / maps.visibleShare(c)
             if fineCoverage >= config.fineRimCoverage, fine.gridAligned <= config.maxGridAlignedEdges,
                fine.darkRingSectors >= config.fineRimDarkSectors {

@@ -31,7 +31,8 @@ struct CandidatesStage: Stage {
         var detected: [Candidate] = []
         if config.voteCentres {
             if preVote != nil {
-                frame.trace?.record("pre-vote rim filter (verdicts)", Array(zip(found, verdicts)), position: { c, _ in maps.imagePosition(c) }, note: { _, v in
+                frame.trace?.record("pre-vote rim filter (verdicts)", Array(zip(found, verdicts)),
+                                    position: { c, _ in maps.imagePosition(c) }, note: { _, v in
                     (v.kept ? "kept" : "dropped") + ": coverage \(fmt(v.coverage)), grid-aligned \(fmt(v.aligned))"
                 })
                 found = found.indices.filter { verdicts[$0].kept }.map { found[$0] }
@@ -45,7 +46,8 @@ struct CandidatesStage: Stage {
             var kept = [(Candidate?, BoundaryVerdict)](repeating: (nil, .lineStretch), count: found.count)
             for i in spatialOrder(found) { kept[i] = test.test(found[i], detected: detected.isEmpty ? nil : detected[i]) }
             for i in test.lineResidues(kept) { kept[i] = (nil, .lineResidue) }
-            frame.trace?.record("boundary test (verdicts)", Array(zip(found, kept)), position: { c, _ in maps.imagePosition(c) }, note: { "\($0.1.1)" })
+            frame.trace?.record("boundary test (verdicts)", Array(zip(found, kept)),
+                                position: { c, _ in maps.imagePosition(c) }, note: { "\($0.1.1)" })
             found = kept.compactMap { $0.0 }
             frame.trace?.record("boundary test", working: found, scale: scale) { c in "coverage \(fmt(c.coverage))" }
         }

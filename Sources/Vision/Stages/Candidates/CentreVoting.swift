@@ -50,8 +50,8 @@ extension CandidateMaps {
     func voteCentres(_ found: inout [Candidate]) {
         var scratch = VoteScratch()
         for i in spatialOrder(found) {
-            let x0 = found[i].x * s + shift, y0 = found[i].y * s + shift
-            var r = found[i].r * s
+            let (x0, y0, r0) = imagePosition(found[i])
+            var r = r0
             var c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch)
             // A radius the detector underestimated (a split half, a cell shrunk by a
             // neighbouring line) puts the cell's rim outside the voting annulus and its
