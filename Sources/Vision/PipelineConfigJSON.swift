@@ -91,6 +91,7 @@ enum ConfigKey {
             .number("refractileContrast", \.refractileContrast, 0...10),
             .number("debrisDarkContrast", \.debrisDarkContrast, 0...10),
             .number("clearRingContrast", \.clearRingContrast, 0...10),
+            .number("clearRingDepth", \.clearRingDepth, 0...10),
             .number("nmsIoU", \.nmsIoU, 0...1),
             .number("nmsMinCentreDistance", \.nmsMinCentreDistance, 0...2),
             .number("madCut", \.madCut, 0...1000),

@@ -92,3 +92,68 @@ struct BoundaryThresholdTests {
         #expect(boundaryThreshold(blocky, noiseMultiple: 5, floor: 0) == 5 * gradientNoise(blocky))
     }
 }
+
+@Suite("Clear rings at their true radius")
+struct ClearRingDepthTests {
+    /// Out of focus (sigma 2.5 px): a live cell of radius 5 at (30, 30), a grey blob of the same
+    /// size (debris) at (90, 30) and a dark speck of radius 2 at (150, 30). Blur spreads each
+    /// outwards, so a detection's radius overshoots: all three are judged at 7 px.
+    static func defocused() -> Image {
+        var canvas = Canvas(width: 180, height: 60)
+        canvas.liveCell(x: 30, y: 30, r: 5)
+        canvas.paint(factor: (0.62, 0.62, 0.6), bounds: (80, 20, 100, 40)) { px, py in
+            (px - 90) * (px - 90) + (py - 30) * (py - 30) <= 25
+        }
+        canvas.paint(factor: (0.3, 0.3, 0.3), bounds: (145, 25, 155, 35)) { px, py in
+            (px - 150) * (px - 150) + (py - 30) * (py - 30) <= 4
+        }
+        canvas.blur(sigma: 2.5)
+        return canvas.image(noise: 0.01)
+    }
+
+    @Test func aDefocusedCellKeepsItsRingAndDebrisHasNone() {
+        let image = Self.defocused()
+        let config = PipelineConfig()
+        let judged = [30.0, 90, 150].map { x in
+            let a = measureAppearance(image, x: x, y: 30, r: 7)
+            return (a, debrisVerdict(a, x: x, y: 30, r: 7, in: image, config: config))
+        }
+        // The zoned measure calls all three dark unstained debris: the rim annulus at
+        // 4.2 ... 7.7 px averages the cell's rim with the background.
+        for (a, _) in judged { #expect(isUnstainedDark(a, config: config), "\(a)") }
+        let (cell, blob, speck) = (judged[0].1, judged[1].1, judged[2].1)
+        #expect(!cell.debris && (cell.ringDepth ?? 0) >= config.clearRingDepth, "\(cell)")
+        #expect(blob.debris && (blob.ringDepth ?? 1) < config.clearRingDepth, "\(blob)")
+        #expect(speck.debris && (speck.ringDepth ?? 1) < config.clearRingDepth, "\(speck)")
+    }
+
+    @Test func zeroTurnsTheProfileTestOff() {
+        let image = Self.defocused()
+        var config = PipelineConfig()
+        config.clearRingDepth = 0
+        let a = measureAppearance(image, x: 30, y: 30, r: 7)
+        let verdict = debrisVerdict(a, x: 30, y: 30, r: 7, in: image, config: config)
+        #expect(verdict.debris && verdict.ringDepth == nil)
+    }
+
+    /// Across a ruling line the profile shows the line's two edges as a ring (the light gap
+    /// between a triple line's strokes): a candidate on a line is judged by the zoned rule.
+    @Test func aCandidateOnALineIsNotSparedByItsProfile() {
+        let image = Self.defocused()
+        let a = measureAppearance(image, x: 30, y: 30, r: 7)
+        let verdict = debrisVerdict(a, x: 30, y: 30, r: 7, onLine: true, in: image, config: PipelineConfig())
+        #expect(verdict.debris && verdict.ringDepth == nil)
+    }
+
+    /// The profile is taken only where every annulus lies inside the image; elsewhere no
+    /// ring is claimed (and nothing traps, whatever the radius).
+    @Test func aProfileLeavingTheImageClaimsNoRing() {
+        let image = Self.defocused()
+        for (x, r) in [(3.0, 7.0), (30, 40), (30, 1e300), (30, .nan), (30, -1), (.infinity, 5)] {
+            #expect(clearRingDepth(image, x: x, y: 30, r: r, background: 0.5) == 0)
+        }
+        #expect(radialLuminanceProfile(image, x: 30, y: 30, bins: 0) == nil)
+        let profile = radialLuminanceProfile(image, x: 30, y: 30, bins: 9)
+        #expect(profile?.count == 9)
+    }
+}

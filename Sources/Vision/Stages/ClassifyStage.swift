@@ -207,8 +207,26 @@ public func isUnstainedDark(_ a: CellAppearance, config: PipelineConfig) -> Bool
         && !(config.clearRingContrast > 0 && a.ringContrast >= config.clearRingContrast)
 }
 
+/// The debris rule for a candidate called live in a colour image: debris when unstained and
+/// dark (`isUnstainedDark`) unless its profile shows a clear cell's ring at whatever radius
+/// (`clearRingDepth`, measured only then: nil otherwise).
+///
+/// - Parameters:
+///   - a: the candidate's appearance (line-relative when it lies on a line).
+///   - x, y, r: its centre and radius, image pixels.
+///   - onLine: the candidate lies on a ruling line (`Candidate.lineStep`). Its profile is not
+///     asked: the line's two edges make a ring of it (on a blank control of triple lines, the
+///     light gap between two strokes).
+func debrisVerdict(_ a: CellAppearance, x: Double, y: Double, r: Double, onLine: Bool = false, in image: Image,
+                   config: PipelineConfig) -> (debris: Bool, ringDepth: Double?) {
+    guard isUnstainedDark(a, config: config) else { return (false, nil) }
+    guard config.clearRingDepth > 0, !onLine else { return (true, nil) }
+    let depth = clearRingDepth(image, x: x, y: y, r: r, background: a.backgroundLuminance)
+    return (depth < config.clearRingDepth, depth)
+}
+
 /// Stage 5: live/dead call for every candidate; candidates become detections, except dark
-/// unstained debris in colour images (`isUnstainedDark`).
+/// unstained debris in colour images (`debrisVerdict`).
 struct ClassifyStage: Stage {
     let name = "classify"
 
@@ -228,18 +246,21 @@ struct ClassifyStage: Stage {
                 threshold = min(max(config.minDeadSaturation, Double(bin + 1) / 64), 2 * config.minDeadSaturation)
             }
         }
-        // Per candidate: its call, and the appearance the debris rule judged (nil: not judged).
+        // Per candidate: its call, the appearance the debris rule judged (nil: not judged) and
+        // the ring depth it measured (nil: not measured).
         let calls = zip(frame.candidates, appearances).map { c, a in
             let (cls, conf) = classifyCell(a, greyscale: frame.isGreyscale, saturationThreshold: threshold, config: config)
             let judged = !frame.isGreyscale && cls == .live ? lineRelative(a, of: c, in: image) : nil
-            let debris = judged.map { isUnstainedDark($0, config: config) } ?? false
+            let verdict = judged.map { debrisVerdict($0, x: c.x, y: c.y, r: c.r, onLine: c.lineStep != nil, in: image, config: config) }
             return (detection: Detection(x: c.x, y: c.y, r: c.r, cellClass: cls, score: c.score, confidence: conf,
-                                         coverage: c.coverage), judged: judged, debris: debris)
+                                         coverage: c.coverage), judged: judged, depth: verdict?.ringDepth,
+                    debris: verdict?.debris ?? false)
         }
         frame.trace?.record("classify (verdicts)", calls, position: { ($0.detection.x, $0.detection.y, $0.detection.r) }) { call in
             let verdict = call.debris ? "debris" : "\(call.detection.cellClass)"
             guard let a = call.judged else { return verdict }
             return verdict + ": interior \(fmt(a.interiorContrast)), centre \(fmt(a.centreContrast)), ring \(fmt(a.ringContrast))"
+                + (call.depth.map { ", ring depth \(fmt($0))" } ?? "")
         }
         frame.detections = calls.filter { !$0.debris }.map(\.detection)
         frame.trace?.record("classify (debris rule)", frame.detections, position: { ($0.x, $0.y, $0.r) }) { d in
