@@ -319,8 +319,9 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Colour images: a dark candidate whose centre stands at least this much (fraction of the
     /// background luminance) above its darkest one-pixel annulus, that annulus 0.4 r or more
     /// out, is a clear cell too (`clearRingDepth`): the ring found wherever the rim lies, which
-    /// on a blurred small cell is well inside the detection's radius. 0 = off. (Independent
-    /// draws +0.0007 ... +0.0077 of F1; 0.03 ... 0.06 give the same within 0.001.)
+    /// on a blurred small cell is well inside the detection's radius. Not asked of candidates
+    /// on a ruling line, whose edges make a ring of any profile across it. 0 = off.
+    /// (Independent draws -0.0001 ... +0.0063 of F1; 0.03 ... 0.06 the same within 0.001.)
     public var clearRingDepth: Double = 0.04
 
     // MARK: nms / count
