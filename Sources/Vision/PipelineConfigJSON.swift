@@ -69,6 +69,7 @@ enum ConfigKey {
             .number("rimOpenNoise", \.rimOpenNoise, 0...100),
             .number("maxRimSpread", \.maxRimSpread, 0...10),
             .number("stainLevel", \.stainLevel, 0...100),
+            .flag("stainCentresOnLines", \.stainCentresOnLines),
             .number("crossingLineContrast", \.crossingLineContrast, 0...100),
             .number("tripleCrossingMarginPx", \.tripleCrossingMarginPx, 0...100),
             .number("lineShiftRatio", \.lineShiftRatio, 0...1000),

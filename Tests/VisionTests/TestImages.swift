@@ -157,13 +157,15 @@ func isNear(_ d: Detection, _ x: Double, _ y: Double, within distance: Double) -
     (d.x - x) * (d.x - x) + (d.y - y) * (d.y - y) <= distance * distance
 }
 
-/// The detections of the image at `path` (relative to the repository root) with the default
-/// configuration and with `change` applied to it: what one rule does to one image.
-func detectionsWithAndWithout(_ path: String, change: (inout PipelineConfig) -> Void) throws -> (with: [Detection], without: [Detection]) {
+/// The detections of the image at `path` (relative to the repository root) with the `base`
+/// configuration (the default unless given) and with `change` applied to it: what one rule
+/// does to one image.
+func detectionsWithAndWithout(_ path: String, base: PipelineConfig = PipelineConfig(),
+                              change: (inout PipelineConfig) -> Void) throws -> (with: [Detection], without: [Detection]) {
     let image = try Image.decode(file: repositoryRoot + "/" + path)
-    var changed = PipelineConfig()
+    var changed = base
     change(&changed)
-    return (try Pipeline(config: PipelineConfig()).run(image).detections, try Pipeline(config: changed).run(image).detections)
+    return (try Pipeline(config: base).run(image).detections, try Pipeline(config: changed).run(image).detections)
 }
 
 /// One Golden run with the default configuration and again with one setting changed (`off`):

@@ -120,6 +120,10 @@ struct BoundaryTest {
         if e.passes {
             coverage = e.coverage
             c.lineStep = e.onLine
+            // The vote shares a line's edges with a cell on it; the stain map has no lines.
+            if config.stainCentresOnLines, let stain, maps.grid != nil, maps.separated.lines.bilinear(c.x, c.y) >= lineLevel {
+                c = stain.centred(c)
+            }
         } else if let stain {
             // A stained cell on a line: its boundary, and its centre, from the stain.
             c = stain.centred(c)

@@ -1,0 +1,28 @@
+import Foundation
+import Testing
+import Imaging
+@testable import Vision
+
+@Suite("A stained cell on a ruling line is centred on its stain")
+struct StainCentringTests {
+    static let cell = (x: 89.255, y: 69.75, r: 5.771)
+
+    static func nearest(_ detections: [Detection]) -> Double {
+        detections.map { (($0.x - cell.x) * ($0.x - cell.x) + ($0.y - cell.y) * ($0.y - cell.y)).squareRoot() }.min() ?? .infinity
+    }
+
+    /// The vote counts the triple line's edges with the cell's and settles 3.3 px off, more
+    /// than the labels-v1 match distance (half the radius); the stain has no lines in it.
+    @Test func theDetectionIsWhereTheCellIs() throws {
+        let image = try Image.decode(file: repositoryRoot + "/Tests/Images/dead-cell-on-triple-line.png")
+        let centred = try Pipeline(config: PipelineConfig()).run(image)
+        var off = PipelineConfig()
+        off.stainCentresOnLines = false
+        let voted = try Pipeline(config: off).run(image)
+        #expect(Self.nearest(centred.detections) < 1, "\(Self.nearest(centred.detections)) px")
+        #expect(Self.nearest(voted.detections) > 0.5 * Self.cell.r, "\(Self.nearest(voted.detections)) px: the case no longer arises")
+        #expect(centred.detections.count == voted.detections.count)
+        let dead = centred.detections.filter { Self.nearest([$0]) < 1 }
+        #expect(dead.first?.cellClass == .dead)
+    }
+}
