@@ -9,31 +9,46 @@ import Imaging
 ///   - x, y: centre, image pixels.
 ///   - bins: number of annuli (the profile reaches `bins` px).
 func radialLuminanceProfile(_ image: Image, x: Double, y: Double, bins: Int) -> [Double]? {
-    let reach = Double(bins)
-    // Compared as doubles first: an integer conversion of a coordinate far outside traps.
-    guard bins >= 1, x - reach >= 0, y - reach >= 0, x + reach <= Double(image.width - 1),
-          y + reach <= Double(image.height - 1), image.pixels.count >= image.width * image.height * 3 else { return nil }
+    guard bins >= 1 else { return nil }
     var sums = [Double](repeating: 0, count: bins), counts = [Double](repeating: 0, count: bins)
+    let inside = forEachLuminance(image, x: x, y: y, reach: Double(bins)) { d2, luminance in
+        let k = Int(d2.squareRoot())
+        guard k < bins else { return }
+        sums[k] += luminance
+        counts[k] += 1
+    }
+    guard inside, !counts.contains(0) else { return nil }
+    return zip(sums, counts).map { $0 / $1 }
+}
+
+/// Calls `body` with the squared distance from (x, y) and the linear luminance of every pixel
+/// of the square of half-side `reach` round it, row by row, left to right. False, and no
+/// call, when that square leaves the image or holds no pixel centre.
+///
+/// - Parameters:
+///   - x, y, reach: centre and half-side, image pixels.
+@inline(__always)
+func forEachLuminance(_ image: Image, x: Double, y: Double, reach: Double, _ body: (Double, Double) -> Void) -> Bool {
+    // Compared as doubles first: an integer conversion of a coordinate far outside traps.
+    guard reach >= 0, x - reach >= 0, y - reach >= 0, x + reach <= Double(image.width - 1),
+          y + reach <= Double(image.height - 1), image.pixels.count >= image.width * image.height * 3 else { return false }
     let x0 = Int((x - reach).rounded(.up)), x1 = Int((x + reach).rounded(.down))
     let y0 = Int((y - reach).rounded(.up)), y1 = Int((y + reach).rounded(.down))
+    guard x0 <= x1, y0 <= y1 else { return false }
     image.pixels.withUnsafeBufferPointer { px in
         srgbToLinear.withUnsafeBufferPointer { table in
             for yy in y0...y1 {
                 let dy = Double(yy) - y
                 for xx in x0...x1 {
                     let dx = Double(xx) - x
-                    let k = Int((dx * dx + dy * dy).squareRoot())
-                    guard k < bins else { continue }
                     let p = (yy * image.width + xx) * 3
-                    sums[k] += 0.2126 * Double(table[Int(px[p])]) + 0.7152 * Double(table[Int(px[p + 1])])
-                        + 0.0722 * Double(table[Int(px[p + 2])])
-                    counts[k] += 1
+                    body(dx * dx + dy * dy, 0.2126 * Double(table[Int(px[p])]) + 0.7152 * Double(table[Int(px[p + 1])])
+                        + 0.0722 * Double(table[Int(px[p + 2])]))
                 }
             }
         }
     }
-    guard !counts.contains(0) else { return nil }
-    return zip(sums, counts).map { $0 / $1 }
+    return true
 }
 
 /// How far a candidate's centre stands above its darkest annulus, as a fraction of the

@@ -287,27 +287,11 @@ func lineRelative(_ a: CellAppearance, of c: Candidate, in image: Image) -> Cell
 /// nil when the disc leaves the image or holds no pixel centre.
 func interiorLuminance(_ image: Image, x: Double, y: Double, r: Double) -> Double? {
     let ri = 0.6 * r
-    // Compared as doubles first: an integer conversion of a coordinate far outside traps.
-    guard ri >= 0, x - ri >= 0, y - ri >= 0, x + ri <= Double(image.width - 1), y + ri <= Double(image.height - 1),
-          image.pixels.count >= image.width * image.height * 3 else { return nil }
-    let x0 = Int((x - ri).rounded(.up)), x1 = Int((x + ri).rounded(.down))
-    let y0 = Int((y - ri).rounded(.up)), y1 = Int((y + ri).rounded(.down))
-    guard x0 <= x1, y0 <= y1 else { return nil }
     var sum = 0.0, n = 0.0
-    image.pixels.withUnsafeBufferPointer { px in
-        srgbToLinear.withUnsafeBufferPointer { table in
-            for yy in y0...y1 {
-                let dy = Double(yy) - y
-                for xx in x0...x1 {
-                    let dx = Double(xx) - x
-                    guard dx * dx + dy * dy <= ri * ri else { continue }
-                    let p = (yy * image.width + xx) * 3
-                    sum += 0.2126 * Double(table[Int(px[p])]) + 0.7152 * Double(table[Int(px[p + 1])])
-                        + 0.0722 * Double(table[Int(px[p + 2])])
-                    n += 1
-                }
-            }
-        }
-    }
+    guard forEachLuminance(image, x: x, y: y, reach: ri, { d2, luminance in
+        guard d2 <= ri * ri else { return }
+        sum += luminance
+        n += 1
+    }) else { return nil }
     return n > 0 ? sum / n : nil
 }
