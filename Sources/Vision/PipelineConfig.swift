@@ -204,11 +204,12 @@ public struct PipelineConfig: Sendable, Equatable {
     /// are grey, so there a dead cell lying on a line keeps a boundary all round. 0 = off.
     public var stainLevel: Double = 0.1
     /// Colour images with a ruling found: a stained candidate on a ruling line that passed the
-    /// boundary test is moved to the centre of its stain (`StainEvidence.centred`). The centre vote there counts
-    /// the line's edges with the cell's and can settle off the cell (a dead cell half under a
-    /// triple line); on the stain map the line is gone. (Thirteenth session: F1 +0.0004 ...
-    /// +0.0020 on four independent draws, Goldens +0.0016; off lines, or a search radius of
-    /// 0.8 / 1.5 radii instead of 1.2, no better or worse.)
+    /// boundary test is moved to the centre of its stain (`StainEvidence.centred`). The centre
+    /// vote there counts the line's edges with the cell's and can settle off the cell (a dead
+    /// cell half under a triple line); on the stain map the line is gone. (Thirteenth session:
+    /// F1 +0.0004 ... +0.0020 on four independent draws, Goldens +0.0016; every stained
+    /// candidate, on a line or not, worse on three of the draws; a search radius of 0.8 / 1.5
+    /// radii instead of 1.2 no better / worse.)
     public var stainCentresOnLines = true
     /// Candidates where both ruling directions carry a line at least this strong (log contrast
     /// above the floor along their bisectors; `isOnCrossing`) are dropped: crossings leave
