@@ -22,40 +22,121 @@ public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
     let peaks = perpendicularPeaks(hist)
     // No gate on the histogram peak itself: thin lines carry little gradient next to many
     // cells; the projection periodicity below is the real test.
-    var angles: [Double] = [], spacings: [Double] = [], phases: [Double] = [], strengths: [Double] = []
-    var profiles: [RulingFamilyProfile] = []
     let small = downsample(contrast, factor: 2)
-    // The gradient points across the line: it is the line family's normal. The histogram gives
-    // it to about half a degree; line removal needs better (a 0.5 degree error drifts a line
-    // by most of a pixel within one median block), so refine it to 0.05 degree by maximising
-    // the sharpness of the projection profile. Both families share their projection passes.
-    let normals = refineLineNormals(small, degrees: [peaks.first, peaks.second]).map { $0 * .pi / 180 }
-    // The halves' agreement reads a large view on the half-size copy (at full size the test
-    // cost 2 % of a 1920 x 1080 pipeline run), a small one at full size, where halving lost a
-    // ruling's agreement in a 220-pixel crop.
-    let (agreementPlane, factor) = min(contrast.width, contrast.height) >= 400 ? (small, 2.0) : (contrast, 1.0)
-    for (normal, (profile, origin)) in zip(normals, projectionProfiles(contrast, normalAngles: normals)) {
-        guard let p = dominantPeriod(profile, minLag: minSpacing, maxLag: maxSpacing),
-              p.strength >= minPeriodicity else { return nil }
-        // Both halves of the view show structure across this family and it does not line up:
-        // cells or specks, not lines (`HalfProfileAgreement`).
-        if minHalfAgreement > 0,
-           HalfProfileAgreement(agreementPlane, normalAngle: normal, period: p.period / factor)?
-               .contradicts(minCorrelation: minHalfAgreement) == true {
-            return nil
+    let families = RulingFamilies(contrast: contrast, small: small, minSpacing: minSpacing, maxSpacing: maxSpacing,
+                                  minPeriodicity: minPeriodicity, minHalfAgreement: minHalfAgreement)
+    let large = min(flat.width, flat.height) >= RulingFamilies.minSearchedView
+    if let found = families.find(startingAt: [peaks.first, peaks.second], partialViews: large) { return found }
+    // A faint ruling over part of the view: its gradients are outnumbered by the cells', and
+    // the histogram's peaks lie further off than the refinement searches. The two
+    // perpendicular directions whose projections are sharpest, over every whole degree, then
+    // give the start (only here: where the histogram finds the ruling this costs nothing).
+    guard large else { return nil }
+    let starts = sharpestPerpendicularNormals(small)
+    let near = zip(starts, [peaks.first, peaks.second]).allSatisfy { abs(remainder($0 - $1, 180)) < 3 }
+    return near ? nil : families.find(startingAt: starts, partialViews: true)
+}
+
+/// The two line families of a ruling from start normal directions: each refined, then kept
+/// only when its projection is periodic and the halves of the view agree
+/// (`detectGridLines`).
+private struct RulingFamilies {
+    /// Absolute contrast of the flattened plane, and its half-size copy.
+    let contrast: Plane
+    let small: Plane
+    let minSpacing: Double, maxSpacing: Double, minPeriodicity: Double, minHalfAgreement: Double
+    /// The smallest view (working pixels, either side) searched over every direction: on
+    /// smaller ones the sharpest of 180 directions is often a chance alignment of cells
+    /// (43 of the 246 crops of 220 px in ldc-maxkudi gained a ruling the histogram rightly
+    /// did not see).
+    static let minSearchedView = 400
+
+    /// - Parameters:
+    ///   - starts: normal directions (degrees) of the two families, to within about three
+    ///     degrees.
+    ///   - partialViews: a family not periodic over the whole view may be over either half of
+    ///     its profile (the view's edge of the ruled area: the other half holds only cells).
+    func find(startingAt starts: [Double], partialViews: Bool = false)
+        -> (angles: [Double], spacings: [Double], phases: [Double], strengths: [Double], profiles: [RulingFamilyProfile])? {
+        var angles: [Double] = [], spacings: [Double] = [], phases: [Double] = [], strengths: [Double] = []
+        var profiles: [RulingFamilyProfile] = []
+        // The gradient points across the line: it is the line family's normal. The histogram
+        // gives it to about half a degree; line removal needs better (a 0.5 degree error drifts
+        // a line by most of a pixel within one median block), so refine it to 0.05 degree by
+        // maximising the sharpness of the projection profile. Both families share their
+        // projection passes.
+        let normals = refineLineNormals(small, degrees: starts).map { $0 * .pi / 180 }
+        // The halves' agreement reads a large view on the half-size copy (at full size the test
+        // cost 2 % of a 1920 x 1080 pipeline run), a small one at full size, where halving lost
+        // a ruling's agreement in a 220-pixel crop.
+        let (agreementPlane, factor) = min(contrast.width, contrast.height) >= 400 ? (small, 2.0) : (contrast, 1.0)
+        for (normal, (whole, wholeOrigin)) in zip(normals, projectionProfiles(contrast, normalAngles: normals)) {
+            var spans = [(profile: whole[...], origin: wholeOrigin)]
+            if partialViews {
+                let half = whole.count / 2
+                spans += [(whole[..<half], wholeOrigin), (whole[half...], wholeOrigin + Double(half))]
+            }
+            let periodic = spans.lazy.compactMap { span -> (profile: [Double], origin: Double, period: (period: Double, strength: Double, phase: Double))? in
+                let profile = Array(span.profile)
+                guard let p = dominantPeriod(profile, minLag: minSpacing, maxLag: maxSpacing),
+                      p.strength >= minPeriodicity,
+                      span.profile.count == whole.count || Double(profile.count) >= 4 * p.period else { return nil }
+                return (profile, span.origin, p)
+            }.first
+            guard let (profile, origin, p) = periodic else { return nil }
+            // Both halves of the view show structure across this family and it does not line
+            // up: cells or specks, not lines (`HalfProfileAgreement`).
+            if minHalfAgreement > 0,
+               HalfProfileAgreement(agreementPlane, normalAngle: normal, period: p.period / factor)?
+                   .contradicts(minCorrelation: minHalfAgreement) == true {
+                return nil
+            }
+            angles.append(normal + .pi / 2)
+            spacings.append(p.period)
+            phases.append(origin + p.phase)
+            strengths.append(p.strength)
+            profiles.append(RulingFamilyProfile(profile: profile, origin: origin, period: p.period, phase: p.phase))
         }
-        angles.append(normal + .pi / 2)
-        spacings.append(p.period)
-        phases.append(origin + p.phase)
-        strengths.append(p.strength)
-        profiles.append(RulingFamilyProfile(profile: profile, origin: origin, period: p.period, phase: p.phase))
+        // Order: the family whose lines run closest to horizontal first.
+        if abs(cos(angles[0])) < abs(cos(angles[1])) {
+            angles.swapAt(0, 1); spacings.swapAt(0, 1); phases.swapAt(0, 1); strengths.swapAt(0, 1)
+            profiles.swapAt(0, 1)
+        }
+        return (angles, spacings, phases, strengths, profiles)
     }
-    // Order: the family whose lines run closest to horizontal first.
-    if abs(cos(angles[0])) < abs(cos(angles[1])) {
-        angles.swapAt(0, 1); spacings.swapAt(0, 1); phases.swapAt(0, 1); strengths.swapAt(0, 1)
-        profiles.swapAt(0, 1)
+}
+
+/// Normal directions (degrees) of the two nearly perpendicular line families (90 +- 4
+/// degrees apart) whose projections of `contrast` are sharpest together
+/// (`projectionSharpness` on a half-size copy, every whole degree): where straight lines run,
+/// whatever else the view holds.
+func sharpestPerpendicularNormals(_ contrast: Plane) -> [Double] {
+    let coarse = downsample(contrast, factor: 2)
+    let degrees = (0..<180).map(Double.init)
+    let sharpness = projectionSharpness(degrees, on: coarse)
+    var best = (first: 0, second: 90, value: -1.0)
+    for i in 0..<180 {
+        for d in -4...4 {
+            let j = (i + 90 + d) % 180
+            if sharpness[i] + sharpness[j] > best.value { best = (i, j, sharpness[i] + sharpness[j]) }
+        }
     }
-    return (angles, spacings, phases, strengths, profiles)
+    return [Double(best.first), Double(best.second)]
+}
+
+/// Detrended energy of the projection profile of `plane` along each normal direction
+/// (degrees), all projected in shared passes: straight lines project to sharp peaks only when
+/// the projection runs exactly along them.
+func projectionSharpness(_ degrees: [Double], on plane: Plane) -> [Double] {
+    projectionProfiles(plane, normalAngles: degrees.map { $0 * .pi / 180 }).map { profile, _ in
+        guard profile.count > 8 else { return 0 }
+        var energy = 0.0
+        for i in 1..<(profile.count - 1) {
+            let d = profile[i] - 0.5 * (profile[i - 1] + profile[i + 1])
+            energy += d * d
+        }
+        return energy
+    }
 }
 
 /// For each start direction (degrees), the normal direction near it whose projection profile
@@ -69,18 +150,6 @@ func refineLineNormals(_ contrast: Plane, degrees starts: [Double]) -> [Double] 
     // The coarse 0.5-degree stage runs on a further 2x-reduced copy: a quarter of the work,
     // and half-degree steps do not need the resolution.
     let coarse = downsample(contrast, factor: 2)
-    /// Detrended energy of each direction's profile, all directions projected in one pass.
-    func sharpness(_ degrees: [Double], on plane: Plane) -> [Double] {
-        projectionProfiles(plane, normalAngles: degrees.map { $0 * .pi / 180 }).map { profile, _ in
-            guard profile.count > 8 else { return 0 }
-            var energy = 0.0
-            for i in 1..<(profile.count - 1) {
-                let d = profile[i] - 0.5 * (profile[i - 1] + profile[i + 1])
-                energy += d * d
-            }
-            return energy
-        }
-    }
     var best = starts
     // The last stage starts from a direction the previous fine stage has already scored.
     var fineScores = [[(degrees: Double, value: Double)]](repeating: [], count: starts.count)
@@ -94,7 +163,7 @@ func refineLineNormals(_ contrast: Plane, degrees starts: [Double]) -> [Double] 
             let unknown = zip(candidates, fineScores).map { degrees, known in
                 degrees.filter { deg in !known.contains { $0.degrees == deg } }
             }
-            var values = sharpness(unknown.flatMap { $0 }, on: contrast)[...]
+            var values = projectionSharpness(unknown.flatMap { $0 }, on: contrast)[...]
             for (i, degrees) in unknown.enumerated() {
                 fineScores[i] += zip(degrees, values.prefix(degrees.count)).map { ($0, $1) }
                 values = values.dropFirst(degrees.count)
@@ -103,7 +172,7 @@ func refineLineNormals(_ contrast: Plane, degrees starts: [Double]) -> [Double] 
                 degrees.map { deg in known.first { $0.degrees == deg }!.value }
             }
         } else {
-            var values = sharpness(candidates.flatMap { $0 }, on: coarse)[...]
+            var values = projectionSharpness(candidates.flatMap { $0 }, on: coarse)[...]
             scores = []
             for degrees in candidates {
                 scores.append(Array(values.prefix(degrees.count)))
