@@ -51,6 +51,15 @@ private struct RulingFamilies {
     /// did not see).
     static let minSearchedView = 400
 
+    /// A profile (starting at normal coordinate `origin`) periodic enough for a family, with
+    /// its period; nil when not, or when it spans fewer than `minPeriods` periods.
+    private func periodicSpan(_ profile: [Double], origin: Double, minPeriods: Double = 0)
+        -> (profile: [Double], origin: Double, period: (period: Double, strength: Double, phase: Double))? {
+        guard let p = dominantPeriod(profile, minLag: minSpacing, maxLag: maxSpacing), p.strength >= minPeriodicity,
+              Double(profile.count) >= minPeriods * p.period else { return nil }
+        return (profile, origin, p)
+    }
+
     /// - Parameters:
     ///   - starts: normal directions (degrees) of the two families, to within about three
     ///     degrees.
@@ -71,18 +80,12 @@ private struct RulingFamilies {
         // a ruling's agreement in a 220-pixel crop.
         let (agreementPlane, factor) = min(contrast.width, contrast.height) >= 400 ? (small, 2.0) : (contrast, 1.0)
         for (normal, (whole, wholeOrigin)) in zip(normals, projectionProfiles(contrast, normalAngles: normals)) {
-            var spans = [(profile: whole[...], origin: wholeOrigin)]
-            if partialViews {
+            var periodic = periodicSpan(whole, origin: wholeOrigin)
+            if periodic == nil && partialViews {
                 let half = whole.count / 2
-                spans += [(whole[..<half], wholeOrigin), (whole[half...], wholeOrigin + Double(half))]
+                periodic = periodicSpan(Array(whole[..<half]), origin: wholeOrigin, minPeriods: 4)
+                    ?? periodicSpan(Array(whole[half...]), origin: wholeOrigin + Double(half), minPeriods: 4)
             }
-            let periodic = spans.lazy.compactMap { span -> (profile: [Double], origin: Double, period: (period: Double, strength: Double, phase: Double))? in
-                let profile = Array(span.profile)
-                guard let p = dominantPeriod(profile, minLag: minSpacing, maxLag: maxSpacing),
-                      p.strength >= minPeriodicity,
-                      span.profile.count == whole.count || Double(profile.count) >= 4 * p.period else { return nil }
-                return (profile, span.origin, p)
-            }.first
             guard let (profile, origin, p) = periodic else { return nil }
             // Both halves of the view show structure across this family and it does not line
             // up: cells or specks, not lines (`HalfProfileAgreement`).
