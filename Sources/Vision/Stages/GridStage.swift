@@ -25,7 +25,7 @@ public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
     let small = downsample(contrast, factor: 2)
     let families = RulingFamilies(contrast: contrast, small: small, minSpacing: minSpacing, maxSpacing: maxSpacing,
                                   minPeriodicity: minPeriodicity, minHalfAgreement: minHalfAgreement)
-    let large = min(flat.width, flat.height) >= RulingFamilies.minSearchedView
+    let large = min(flat.width, flat.height) >= RulingFamilies.largeView
     if let found = families.find(startingAt: [peaks.first, peaks.second], partialViews: large) { return found }
     // A faint ruling over part of the view: its gradients are outnumbered by the cells', and
     // the histogram's peaks lie further off than the refinement searches. The two
@@ -33,8 +33,8 @@ public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
     // give the start (only here: where the histogram finds the ruling this costs nothing).
     guard large else { return nil }
     let starts = sharpestPerpendicularNormals(small)
-    let near = zip(starts, [peaks.first, peaks.second]).allSatisfy { abs(remainder($0 - $1, 180)) < 3 }
-    return near ? nil : families.find(startingAt: starts, partialViews: true)
+    let seen = starts.allSatisfy { start in [peaks.first, peaks.second].contains { abs(remainder(start - $0, 180)) < 3 } }
+    return seen ? nil : families.find(startingAt: starts, partialViews: true)
 }
 
 /// The two line families of a ruling from start normal directions: each refined, then kept
@@ -45,11 +45,12 @@ private struct RulingFamilies {
     let contrast: Plane
     let small: Plane
     let minSpacing: Double, maxSpacing: Double, minPeriodicity: Double, minHalfAgreement: Double
-    /// The smallest view (working pixels, either side) searched over every direction: on
-    /// smaller ones the sharpest of 180 directions is often a chance alignment of cells
-    /// (43 of the 246 crops of 220 px in ldc-maxkudi gained a ruling the histogram rightly
-    /// did not see).
-    static let minSearchedView = 400
+    /// The smallest large view (working pixels, either side). Only a large view is searched
+    /// over every direction and over half profiles: on smaller ones the sharpest of 180
+    /// directions is often a chance alignment of cells (43 of the 246 crops of 220 px in
+    /// ldc-maxkudi gained a ruling the histogram rightly did not see). And a large view's
+    /// halves are compared on the half-size copy.
+    static let largeView = 400
 
     /// A profile (starting at normal coordinate `origin`) periodic enough for a family, with
     /// its period; nil when not, or when it spans fewer than `minPeriods` periods.
@@ -78,7 +79,7 @@ private struct RulingFamilies {
         // The halves' agreement reads a large view on the half-size copy (at full size the test
         // cost 2 % of a 1920 x 1080 pipeline run), a small one at full size, where halving lost
         // a ruling's agreement in a 220-pixel crop.
-        let (agreementPlane, factor) = min(contrast.width, contrast.height) >= 400 ? (small, 2.0) : (contrast, 1.0)
+        let (agreementPlane, factor) = min(contrast.width, contrast.height) >= Self.largeView ? (small, 2.0) : (contrast, 1.0)
         for (normal, (whole, wholeOrigin)) in zip(normals, projectionProfiles(contrast, normalAngles: normals)) {
             var periodic = periodicSpan(whole, origin: wholeOrigin)
             if periodic == nil && partialViews {
