@@ -119,15 +119,7 @@ struct GridResampleReferenceTests {
     static func referenceRefineLineNormal(_ contrast: Plane, degrees: Double) -> Double {
         let coarse = downsample(contrast, factor: 2)
         func sharpness(_ degrees: [Double], on plane: Plane) -> [Double] {
-            degrees.map { projectionProfile(plane, normalAngle: $0 * .pi / 180).profile }.map { profile in
-                guard profile.count > 8 else { return 0 }
-                var energy = 0.0
-                for i in 1..<(profile.count - 1) {
-                    let d = profile[i] - 0.5 * (profile[i - 1] + profile[i + 1])
-                    energy += d * d
-                }
-                return energy
-            }
+            degrees.map { detrendedEnergy(projectionProfile(plane, normalAngle: $0 * .pi / 180).profile) }
         }
         var best = degrees
         for (step, reach, fine) in [(0.5, 6, false), (0.15, 2, true), (0.05, 1, true)] {

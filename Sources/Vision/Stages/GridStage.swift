@@ -132,15 +132,19 @@ func sharpestPerpendicularNormals(_ contrast: Plane) -> [Double] {
 /// (degrees), all projected in shared passes: straight lines project to sharp peaks only when
 /// the projection runs exactly along them.
 func projectionSharpness(_ degrees: [Double], on plane: Plane) -> [Double] {
-    projectionProfiles(plane, normalAngles: degrees.map { $0 * .pi / 180 }).map { profile, _ in
-        guard profile.count > 8 else { return 0 }
-        var energy = 0.0
-        for i in 1..<(profile.count - 1) {
-            let d = profile[i] - 0.5 * (profile[i - 1] + profile[i + 1])
-            energy += d * d
-        }
-        return energy
+    projectionProfiles(plane, normalAngles: degrees.map { $0 * .pi / 180 }).map { profile, _ in detrendedEnergy(profile) }
+}
+
+/// Sum of squared differences of each sample from the mean of its two neighbours (0 for a
+/// profile of 8 samples or fewer): large where the profile has sharp peaks.
+func detrendedEnergy(_ profile: [Double]) -> Double {
+    guard profile.count > 8 else { return 0 }
+    var energy = 0.0
+    for i in 1..<(profile.count - 1) {
+        let d = profile[i] - 0.5 * (profile[i - 1] + profile[i + 1])
+        energy += d * d
     }
+    return energy
 }
 
 /// For each start direction (degrees), the normal direction near it whose projection profile
