@@ -83,30 +83,14 @@ struct Canvas {
         (Int((x - r - 1).rounded(.down)), Int((y - r - 1).rounded(.down)), Int((x + r + 1).rounded(.up)), Int((y + r + 1).rounded(.up)))
     }
 
-    /// Gaussian blur of every channel (`sigma` pixels; the border sample repeated), as defocus.
+    /// Gaussian blur of every channel (`gaussianBlur`, `sigma` pixels), as defocus.
     mutating func blur(sigma: Double) {
-        let reach = Int((3 * sigma).rounded(.up))
-        let taps = (-reach...reach).map { exp(-Double($0 * $0) / (2 * sigma * sigma)) }
-        let total = taps.reduce(0, +)
-        func pass(_ step: (Int, Int), _ count: Int, _ lines: Int, _ lineStep: (Int, Int)) {
-            let source = rgb
-            for line in 0..<lines {
-                for i in 0..<count {
-                    for channel in 0..<3 {
-                        var sum = 0.0
-                        for (k, tap) in taps.enumerated() {
-                            let j = min(count - 1, max(0, i + k - reach))
-                            let x = line * lineStep.0 + j * step.0, y = line * lineStep.1 + j * step.1
-                            sum += tap * source[(y * width + x) * 3 + channel]
-                        }
-                        let x = line * lineStep.0 + i * step.0, y = line * lineStep.1 + i * step.1
-                        rgb[(y * width + x) * 3 + channel] = sum / total
-                    }
-                }
-            }
+        for channel in 0..<3 {
+            var plane = Plane(width: width, height: height)
+            for i in 0..<(width * height) { plane.data[i] = Float(rgb[i * 3 + channel]) }
+            let blurred = gaussianBlur(plane, sigma: sigma)
+            for i in 0..<(width * height) { rgb[i * 3 + channel] = Double(blurred.data[i]) }
         }
-        pass((1, 0), width, height, (0, 1))
-        pass((0, 1), height, width, (1, 0))
     }
 
     /// The 8-bit image, optionally with deterministic noise of the given amplitude (0 ... 1).
