@@ -7,7 +7,8 @@ import Foundation
 /// seeds (`CandidateDetection`); the pre-vote rim filter and the centre vote on the
 /// full-resolution image (`CentreVoting`); the boundary test and the line-residue drop
 /// (`BoundaryTest`); then, in image pixels, size and the crossings of ruling lines
-/// (`ImageScaleFilters`). Each step records what it kept in `Frame.trace` when one is asked for.
+/// (`ImageScaleFilters`), and each candidate moved to the circle its rim draws (`RimCircle`).
+/// Each step records what it kept in `Frame.trace` when one is asked for.
 struct CandidatesStage: Stage {
     let name = "candidates"
 
@@ -63,6 +64,10 @@ struct CandidatesStage: Stage {
         if let filtered = maps.tripleCrossingsFiltered(found) {
             found = filtered
             frame.trace?.record("triple-line crossings", found, position: { ($0.x, $0.y, $0.r) })
+        }
+        if let centred = maps.rimCentred(found) {
+            found = centred
+            frame.trace?.record("rim centring", found, position: { ($0.x, $0.y, $0.r) })
         }
         frame.candidates = found
     }

@@ -1,8 +1,8 @@
 import Foundation
 import Hemocytometer
 
-/// The candidates stage's last filters, on candidates in image pixels: size on the
-/// full-resolution image, and the crossings of ruling lines.
+/// The candidates stage's last steps, on candidates in image pixels: size on the
+/// full-resolution image, the crossings of ruling lines, and the centre a rim draws.
 extension CandidateMaps {
     /// Size on the full-resolution image (`minEdgeRadiusFraction`): debris specks merge with
     /// small cells at the working scale but not here. The measured boundary also corrects a
@@ -53,6 +53,24 @@ extension CandidateMaps {
                                       level: c.seeded ? faintCrossingLevel : Float(config.crossingLineContrast))
                 || showsRimAcrossLines(k)
         }.map { found[$0] }
+    }
+
+    /// Each candidate moved to the centre of the circle its rim draws (`RimCircle`), where
+    /// enough of its rays agree on one (`rimCentringAgreement`, `rimCentringResidual`) and the
+    /// move is worth making (`rimCentringMinShift`). Nil when the step is off.
+    func rimCentred(_ found: [Candidate]) -> [Candidate]? {
+        guard config.rimCentringAgreement > 0 else { return nil }
+        return inSpatialOrder(found) { c in
+            guard let circle = RimCircle(image, x: c.x, y: c.y, r: c.r),
+                  Double(circle.inliers) >= config.rimCentringAgreement * Double(RimCircle.rays),
+                  circle.residual <= config.rimCentringResidual,
+                  (circle.x - c.x) * (circle.x - c.x) + (circle.y - c.y) * (circle.y - c.y)
+                    >= (config.rimCentringMinShift * c.r) * (config.rimCentringMinShift * c.r) else { return c }
+            var moved = c
+            moved.x = circle.x
+            moved.y = circle.y
+            return moved
+        }
     }
 
     /// The registered ruling says where the triple lines cross; the little squares between
