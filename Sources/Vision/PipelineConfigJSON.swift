@@ -73,6 +73,7 @@ enum ConfigKey {
             .number("rimCentringAgreement", \.rimCentringAgreement, 0...1),
             .number("rimCentringResidual", \.rimCentringResidual, 0...10),
             .number("rimCentringMinShift", \.rimCentringMinShift, 0...10),
+            .flag("rimCentringRetest", \.rimCentringRetest),
             .number("crossingLineContrast", \.crossingLineContrast, 0...100),
             .number("tripleCrossingMarginPx", \.tripleCrossingMarginPx, 0...100),
             .number("lineShiftRatio", \.lineShiftRatio, 0...1000),

@@ -87,3 +87,23 @@ struct RimCircleTests {
         #expect(centred.count == voted.count)
     }
 }
+
+@Suite("A candidate that fails the boundary test is tested again at its rim's centre")
+struct RimRetestTests {
+    /// A faint cell in a noisy view (a crop of the independent generator's `dense-000`): the
+    /// vote settles 2.1 px off it, where the rays meet its rim at scattered radii and the gap
+    /// test drops it; at the centre its rim draws it passes, and is found 0.4 px from its label.
+    @Test func aCellTheVoteLeftOffCentreIsFoundAtItsRimCentre() throws {
+        let cell = (x: 240.56, y: 240.067, r: 9.98)
+        func nearest(_ detections: [Detection]) -> Double {
+            detections.map { (($0.x - cell.x) * ($0.x - cell.x) + ($0.y - cell.y) * ($0.y - cell.y)).squareRoot() }.min()
+                ?? .infinity
+        }
+        let (retested, once) = try detectionsWithAndWithout("Tests/Images/cell-off-its-vote.png") {
+            $0.rimCentringRetest = false
+        }
+        #expect(nearest(retested) < 1, "\(nearest(retested)) px")
+        #expect(nearest(once) > cell.r, "\(nearest(once)) px: the case no longer arises")
+        #expect(retested.count == once.count + 1)
+    }
+}

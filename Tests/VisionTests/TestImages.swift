@@ -165,12 +165,14 @@ struct SwitchedGoldenRun {
 
     /// - Parameters:
     ///   - name: the fixture's stem; its image is found in Goldens/ and its label in TestLabels/.
-    init(golden name: String, extension ext: String, tolerance: Double, off: (inout PipelineConfig) -> Void) throws {
+    ///   - base: the configuration `off` changes (the default unless given).
+    init(golden name: String, extension ext: String, tolerance: Double, base: PipelineConfig = PipelineConfig(),
+         off: (inout PipelineConfig) -> Void) throws {
         let image = try Image.decode(file: repositoryRoot + "/Goldens/\(name).\(ext)")
         label = try Label.load(path: repositoryRoot + "/TestLabels/\(name).json")
-        var changed = PipelineConfig()
+        var changed = base
         off(&changed)
-        with = try Pipeline(config: PipelineConfig()).run(image).detections
+        with = try Pipeline(config: base).run(image).detections
         without = try Pipeline(config: changed).run(image).detections
         let truth = label.cells.map { (x: $0.x, y: $0.y) }
         matchedWith = matchCount(with, truth, tolerance: tolerance)

@@ -55,22 +55,27 @@ extension CandidateMaps {
         }.map { found[$0] }
     }
 
-    /// Each candidate moved to the centre of the circle its rim draws (`RimCircle`), where
-    /// enough of its rays agree on one (`rimCentringAgreement`, `rimCentringResidual`) and the
-    /// move is worth making (`rimCentringMinShift`). Nil when the step is off.
+    /// Each candidate moved to the centre of the circle its rim draws (`rimCentre`). Nil when
+    /// the step is off.
     func rimCentred(_ found: [Candidate]) -> [Candidate]? {
         guard config.rimCentringAgreement > 0 else { return nil }
-        return inSpatialOrder(found) { c in
-            guard let circle = RimCircle(image, x: c.x, y: c.y, r: c.r),
-                  Double(circle.inliers) >= config.rimCentringAgreement * Double(RimCircle.rays),
-                  circle.residual <= config.rimCentringResidual,
-                  (circle.x - c.x) * (circle.x - c.x) + (circle.y - c.y) * (circle.y - c.y)
-                    >= (config.rimCentringMinShift * c.r) * (config.rimCentringMinShift * c.r) else { return c }
-            var moved = c
-            moved.x = circle.x
-            moved.y = circle.y
-            return moved
-        }
+        return inSpatialOrder(found) { rimCentre(of: $0) ?? $0 }
+    }
+
+    /// An image-pixel candidate moved to the centre of the circle its rim draws (`RimCircle`),
+    /// or nil where too few of its rays agree on one (`rimCentringAgreement`,
+    /// `rimCentringResidual`) or the move is too short to be worth making
+    /// (`rimCentringMinShift`).
+    func rimCentre(of c: Candidate) -> Candidate? {
+        guard let circle = RimCircle(image, x: c.x, y: c.y, r: c.r),
+              Double(circle.inliers) >= config.rimCentringAgreement * Double(RimCircle.rays),
+              circle.residual <= config.rimCentringResidual,
+              (circle.x - c.x) * (circle.x - c.x) + (circle.y - c.y) * (circle.y - c.y)
+                >= (config.rimCentringMinShift * c.r) * (config.rimCentringMinShift * c.r) else { return nil }
+        var moved = c
+        moved.x = circle.x
+        moved.y = circle.y
+        return moved
     }
 
     /// The registered ruling says where the triple lines cross; the little squares between
