@@ -235,6 +235,19 @@ public struct PipelineConfig: Sendable, Equatable {
     /// controls unchanged; `cellqa synth` +0.0003, q60 +0.0012, Goldens one false detection
     /// more; real-dev folders unchanged.)
     public var rimCentringRetest = true
+    /// Colour images, with `rimCentringAgreement` on: a candidate that passed the boundary
+    /// test by the smallest margin (its rim faces it from fewer than half a sector more than
+    /// `minEdgeCoverage` asks) is dropped when no circle holds 60 % of the rays from it
+    /// (`RimCircle.holdsMostRays`), unless it is stained or bright at its centre
+    /// (`refractileContrast`). Such a spot borrows its rim from around it (the gap between a
+    /// triple line's strokes closed by a crossing line or a speck, a lobe of a debris blob,
+    /// background between cells); a cell's own rim is round, a dead cell (a filled disc, whose
+    /// rays are darkest anywhere inside) shows its stain, and a live cell whose blurred rim
+    /// is lost among a line's edges still has its bright core. Greyscale images have no stain
+    /// to tell a dead cell by: off there. (Fourteenth session: see the README's accuracy
+    /// notes; at two sectors' margin more cells were lost than false detections; asking the
+    /// fit to have settled too dropped cells whose 28 rays agreed after a fourth fit.)
+    public var roundRimAtMargin = true
     /// Candidates where both ruling directions carry a line at least this strong (log contrast
     /// above the floor along their bisectors; `isOnCrossing`) are dropped: crossings leave
     /// residues and little squares that look like cells, also where a single line of the small

@@ -74,6 +74,7 @@ enum ConfigKey {
             .number("rimCentringResidual", \.rimCentringResidual, 0...10),
             .number("rimCentringMinShift", \.rimCentringMinShift, 0...10),
             .flag("rimCentringRetest", \.rimCentringRetest),
+            .flag("roundRimAtMargin", \.roundRimAtMargin),
             .number("crossingLineContrast", \.crossingLineContrast, 0...100),
             .number("tripleCrossingMarginPx", \.tripleCrossingMarginPx, 0...100),
             .number("lineShiftRatio", \.lineShiftRatio, 0...1000),

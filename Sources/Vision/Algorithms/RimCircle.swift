@@ -19,6 +19,8 @@ struct RimCircle: Equatable {
     static let maxSteps = 31
     /// A ray whose darkest point lies within this many radii of the fitted circle supports it.
     static let tolerance = 0.25
+    /// The share of the rays a circle must hold for them to agree on it.
+    static let minShare = 0.6
 
     private static let directions: [(dx: Double, dy: Double)] = (0..<rays).map { k in
         let a = Double(k) * 2 * .pi / Double(rays)
@@ -34,13 +36,21 @@ struct RimCircle: Equatable {
     let inliers: Int
     /// Median distance of those rays' darkest points from it, in radii.
     let residual: Double
+    /// Whether the rays agree on one circle: the fit, refitted without the rays off it,
+    /// settled with at least `minShare` of them on it. When not, the circle is only the last
+    /// fit tried.
+    let agrees: Bool
+    /// Whether the circle found holds at least `minShare` of the rays, settled or not. A spot
+    /// between cells or between a line's strokes does not: its rays meet whatever lies around
+    /// at scattered distances.
+    var holdsMostRays: Bool { Double(inliers) >= Self.minShare * Double(Self.rays) }
 
     /// - Parameters:
     ///   - image: the decoded image: its grey value R + 2G + B, smoothed (`binomialSmooth`: a
     ///     single noisy pixel would otherwise be the darkest of many rays), is sampled.
     ///   - x, y, r: the centre the rays start from and the candidate's radius, image pixels.
-    /// - Returns: nil when a ray's reach (1.8 r plus a margin of 3 px) leaves the image,
-    ///   r is not usable, or fewer than 60 % of the rays ever agree on one circle.
+    /// - Returns: nil when a ray's reach (1.8 r plus a margin of 3 px) leaves the image or r
+    ///   is not usable: nothing measured.
     init?(_ image: Image, x: Double, y: Double, r: Double) {
         guard x.isFinite, y.isFinite, r.isFinite, r > 0 else { return nil }
         // The smoothing leaves its two outermost rows and columns unwritten; a bilinear sample
@@ -88,6 +98,7 @@ struct RimCircle: Equatable {
         radius = fit.radius
         inliers = fit.inliers
         residual = fit.residual
+        agrees = fit.agrees
     }
 
     /// Where the parabola through samples `i - 1`, `i`, `i + 1` of `values` has its vertex,
@@ -103,36 +114,38 @@ struct RimCircle: Equatable {
     /// The circle through points at `distances` along the rays (a near-centre circle's
     /// distance along ray k is radius + dx cos + dy sin of its angle: linear least squares),
     /// refitted without the rays more than `tolerance` radii off it until those stay the same
-    /// (at most three fits). The rays in use are the bits of a mask (32 rays, one word).
+    /// (at most three fits): `agrees` when they did with at least `minShare` of the rays on it.
+    /// Otherwise the last fit tried, with the rays on it then. Nil only for a wrong number of
+    /// distances (or too few rays left to fit). The rays in use are the bits of a mask (32
+    /// rays, one word).
     static func fit(_ distances: [Double], r: Double) -> (dx: Double, dy: Double, radius: Double, inliers: Int,
-                                                          residual: Double)? {
+                                                          residual: Double, agrees: Bool)? {
         guard distances.count == rays else { return nil }
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: rays) { residuals in
             var used: UInt32 = .max
+            var last: (dx: Double, dy: Double, radius: Double, inliers: Int, residual: Double, agrees: Bool)?
             for _ in 0..<3 {
-                guard let (radius, dx, dy) = leastSquares(distances, used: used) else { return nil }
+                guard let (radius, dx, dy) = leastSquares(distances, used: used) else { return last }
                 var within: UInt32 = 0
                 for k in 0..<rays {
                     residuals[k] = abs(distances[k] - (radius + dx * directions[k].dx + dy * directions[k].dy))
                     if residuals[k] < tolerance * r { within |= 1 << UInt32(k) }
                 }
-                let count = within.nonzeroBitCount
-                guard count * 10 >= rays * 6 else { return nil }
-                if within == used {
-                    // The inliers' residuals to the front, sorted: their median.
-                    var n = 0
-                    for k in 0..<rays where within & (1 << UInt32(k)) != 0 {
-                        residuals[n] = residuals[k]
-                        n += 1
-                    }
-                    var kept = UnsafeMutableBufferPointer(rebasing: residuals[0..<n])
-                    kept.sort()
-                    let median = n % 2 == 1 ? kept[n / 2] : 0.5 * (kept[n / 2 - 1] + kept[n / 2])
-                    return (dx, dy, radius, count, median / r)
+                // The rays on this circle's residuals to the front, sorted: their median.
+                var n = 0
+                for k in 0..<rays where within & (1 << UInt32(k)) != 0 {
+                    residuals[n] = residuals[k]
+                    n += 1
                 }
+                var kept = UnsafeMutableBufferPointer(rebasing: residuals[0..<n])
+                kept.sort()
+                let median = n == 0 ? .infinity : n % 2 == 1 ? kept[n / 2] : 0.5 * (kept[n / 2 - 1] + kept[n / 2])
+                let enough = Double(n) >= minShare * Double(rays)
+                last = (dx, dy, radius, n, median / r, enough && within == used)
+                if !enough || within == used { return last }
                 used = within
             }
-            return nil
+            return last
         }
     }
 

@@ -55,11 +55,24 @@ extension CandidateMaps {
         }.map { found[$0] }
     }
 
-    /// Each candidate moved to the centre of the circle its rim draws (`rimCentre`). Nil when
-    /// the step is off.
+    /// Each candidate moved to the centre of the circle its rim draws (`rimCentre`), and in
+    /// colour images those that passed the boundary test by the smallest margin dropped when
+    /// their rim is not round (`isUnroundAtMargin`). Nil when the step is off.
     func rimCentred(_ found: [Candidate]) -> [Candidate]? {
         guard config.rimCentringAgreement > 0 else { return nil }
-        return inSpatialOrder(found) { rimCentre(of: $0) ?? $0 }
+        return inSpatialOrder(found) { c in isUnroundAtMargin(c) ? nil : rimCentre(of: c) ?? c }.compactMap { $0 }
+    }
+
+    /// `roundRimAtMargin`: an image-pixel candidate of a colour image whose rim faces it from
+    /// less than half a sector more than `minEdgeCoverage` asks, whose rays hold no circle
+    /// (`RimCircle.holdsMostRays`), and which is neither stained (a dead cell: a filled disc,
+    /// darkest anywhere inside) nor bright at its centre (`refractileContrast` above the
+    /// background: a live cell's refractile core, its faint rim blurred among a line's edges).
+    func isUnroundAtMargin(_ c: Candidate) -> Bool {
+        guard config.roundRimAtMargin, let stain, c.coverage < config.minEdgeCoverage + 0.5 / 16,
+              let circle = RimCircle(image, x: c.x, y: c.y, r: c.r), !circle.holdsMostRays else { return false }
+        let w = toWorking(c)
+        return !stain.isStained(x: w.x, y: w.y) && Double(logFlat.bilinear(w.x, w.y)) < log(1 + config.refractileContrast)
     }
 
     /// An image-pixel candidate moved to the centre of the circle its rim draws (`RimCircle`),
@@ -67,7 +80,7 @@ extension CandidateMaps {
     /// `rimCentringResidual`) or the move is too short to be worth making
     /// (`rimCentringMinShift`).
     func rimCentre(of c: Candidate) -> Candidate? {
-        guard let circle = RimCircle(image, x: c.x, y: c.y, r: c.r),
+        guard let circle = RimCircle(image, x: c.x, y: c.y, r: c.r), circle.agrees,
               Double(circle.inliers) >= config.rimCentringAgreement * Double(RimCircle.rays),
               circle.residual <= config.rimCentringResidual,
               (circle.x - c.x) * (circle.x - c.x) + (circle.y - c.y) * (circle.y - c.y)
