@@ -60,17 +60,22 @@ extension CandidateMaps {
     /// their rim is not round (`isUnroundAtMargin`). Nil when the step is off.
     func rimCentred(_ found: [Candidate]) -> [Candidate]? {
         guard config.rimCentringAgreement > 0 else { return nil }
-        return inSpatialOrder(found) { c in isUnroundAtMargin(c) ? nil : rimCentre(of: c) ?? c }.compactMap { $0 }
+        return inSpatialOrder(found) { c -> Candidate? in
+            // One circle per candidate serves both the round-rim test and the move.
+            let circle = RimCircle(image, x: c.x, y: c.y, r: c.r)
+            return isUnroundAtMargin(c, circle: circle) ? nil : moved(c, to: circle) ?? c
+        }.compactMap { $0 }
     }
 
     /// `roundRimAtMargin`: an image-pixel candidate of a colour image whose rim faces it from
     /// less than half a sector more than `minEdgeCoverage` asks, whose rays hold no circle
-    /// (`RimCircle.holdsMostRays`), and which is neither stained (a dead cell: a filled disc,
-    /// darkest anywhere inside) nor bright at its centre (`refractileContrast` above the
-    /// background: a live cell's refractile core, its faint rim blurred among a line's edges).
-    func isUnroundAtMargin(_ c: Candidate) -> Bool {
+    /// (`RimCircle.holdsMostRays`; `circle` is its rim circle), and which is neither stained
+    /// (a dead cell: a filled disc, darkest anywhere inside) nor bright at its centre
+    /// (`refractileContrast` above the background: a live cell's refractile core, its faint
+    /// rim blurred among a line's edges).
+    func isUnroundAtMargin(_ c: Candidate, circle: RimCircle?) -> Bool {
         guard config.roundRimAtMargin, let stain, c.coverage < config.minEdgeCoverage + 0.5 / 16,
-              let circle = RimCircle(image, x: c.x, y: c.y, r: c.r), !circle.holdsMostRays else { return false }
+              let circle, !circle.holdsMostRays else { return false }
         let w = toWorking(c)
         return !stain.isStained(x: w.x, y: w.y) && Double(logFlat.bilinear(w.x, w.y)) < log(1 + config.refractileContrast)
     }
@@ -80,7 +85,12 @@ extension CandidateMaps {
     /// `rimCentringResidual`) or the move is too short to be worth making
     /// (`rimCentringMinShift`).
     func rimCentre(of c: Candidate) -> Candidate? {
-        guard let circle = RimCircle(image, x: c.x, y: c.y, r: c.r), circle.agrees,
+        moved(c, to: RimCircle(image, x: c.x, y: c.y, r: c.r))
+    }
+
+    /// `rimCentre` with the candidate's rim circle already measured.
+    private func moved(_ c: Candidate, to circle: RimCircle?) -> Candidate? {
+        guard let circle, circle.agrees,
               Double(circle.inliers) >= config.rimCentringAgreement * Double(RimCircle.rays),
               circle.residual <= config.rimCentringResidual,
               (circle.x - c.x) * (circle.x - c.x) + (circle.y - c.y) * (circle.y - c.y)
