@@ -77,10 +77,7 @@ struct RimCircleTests {
     /// match distance (half the radius); the rim's circle is within half a pixel of the label.
     @Test func aCellBesideATripleLineIsCentredOnItsRim() throws {
         let cell = (x: 240.104, y: 240.482, r: 7.086)
-        func nearest(_ detections: [Detection]) -> Double {
-            detections.map { (($0.x - cell.x) * ($0.x - cell.x) + ($0.y - cell.y) * ($0.y - cell.y)).squareRoot() }.min()
-                ?? .infinity
-        }
+        func nearest(_ detections: [Detection]) -> Double { nearestDistance(detections, to: cell.x, cell.y) }
         let (centred, voted) = try detectionsWithAndWithout("Tests/Images/cell-pulled-off-centre.png") {
             $0.rimCentringAgreement = 0
         }
@@ -97,10 +94,7 @@ struct RimRetestTests {
     /// test drops it; at the centre its rim draws it passes, and is found 0.4 px from its label.
     @Test func aCellTheVoteLeftOffCentreIsFoundAtItsRimCentre() throws {
         let cell = (x: 240.56, y: 240.067, r: 9.98)
-        func nearest(_ detections: [Detection]) -> Double {
-            detections.map { (($0.x - cell.x) * ($0.x - cell.x) + ($0.y - cell.y) * ($0.y - cell.y)).squareRoot() }.min()
-                ?? .infinity
-        }
+        func nearest(_ detections: [Detection]) -> Double { nearestDistance(detections, to: cell.x, cell.y) }
         let (retested, once) = try detectionsWithAndWithout("Tests/Images/cell-off-its-vote.png") {
             $0.rimCentringRetest = false
         }

@@ -7,9 +7,7 @@ import Imaging
 struct StainCentringTests {
     static let cell = (x: 89.255, y: 69.75, r: 5.771)
 
-    static func nearest(_ detections: [Detection]) -> Double {
-        detections.map { (($0.x - cell.x) * ($0.x - cell.x) + ($0.y - cell.y) * ($0.y - cell.y)).squareRoot() }.min() ?? .infinity
-    }
+    static func nearest(_ detections: [Detection]) -> Double { nearestDistance(detections, to: cell.x, cell.y) }
 
     /// The vote counts the triple line's edges with the cell's and settles 3.3 px off, more
     /// than the labels-v1 match distance (half the radius); the stain has no lines in it.

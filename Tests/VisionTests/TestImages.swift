@@ -137,6 +137,11 @@ func hasDetection(_ detections: [Detection], near x: Double, _ y: Double, within
 }
 
 /// Whether the detection's centre lies within `distance` pixels of (x, y).
+/// The distance from (x, y) to the nearest of `detections` (infinity when there is none).
+func nearestDistance(_ detections: [Detection], to x: Double, _ y: Double) -> Double {
+    detections.map { (($0.x - x) * ($0.x - x) + ($0.y - y) * ($0.y - y)).squareRoot() }.min() ?? .infinity
+}
+
 func isNear(_ d: Detection, _ x: Double, _ y: Double, within distance: Double) -> Bool {
     (d.x - x) * (d.x - x) + (d.y - y) * (d.y - y) <= distance * distance
 }

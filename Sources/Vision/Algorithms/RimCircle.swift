@@ -22,10 +22,7 @@ struct RimCircle: Equatable {
     /// The share of the rays a circle must hold for them to agree on it.
     static let minShare = 0.6
 
-    private static let directions: [(dx: Double, dy: Double)] = (0..<rays).map { k in
-        let a = Double(k) * 2 * .pi / Double(rays)
-        return (cos(a), sin(a))
-    }
+    private static let directions = rayDirections(rays)
 
     /// Centre of the fitted circle, image pixels.
     let x: Double

@@ -16,10 +16,7 @@ struct RimRing {
     /// Samples along each ray, from 0.3 to 1.8 radii (the boundary test's annulus reaches
     /// 1.6 r; a rim found there may be darkest a little further out).
     static let steps = 31
-    private static let directions: [(dx: Double, dy: Double)] = (0..<rays).map { k in
-        let a = Double(k) * 2 * .pi / Double(rays)
-        return (cos(a), sin(a))
-    }
+    private static let directions = rayDirections(rays)
 
     /// Median absolute deviation of the rays' darkest radii from their median, in radii.
     let spread: Double
