@@ -116,6 +116,10 @@ struct RoundRimAtMarginTests {
         #expect(hasDetection(loose, near: x, y, within: 1), "the case no longer arises: \(loose)")
         #expect(!hasDetection(round, near: x, y, within: 3), "\(round)")
         #expect(round.count == loose.count - 1)
+        // `--explain` names the step that dropped it.
+        let image = try Image.decode(file: repositoryRoot + "/Tests/Images/" + file)
+        let (_, trace) = try Pipeline(config: PipelineConfig()).explain(image, probes: [.init(x: x, y: y)], reach: 2)
+        #expect(trace.lostAt(probe: 0) == "rim circle")
     }
 
     /// Without colour there is no stain to tell a dead cell (a filled disc, whose rays agree

@@ -8,7 +8,8 @@ import Foundation
 /// full-resolution image (`CentreVoting`); the boundary test and the line-residue drop
 /// (`BoundaryTest`; a candidate that fails is tested again at the centre its rim draws);
 /// then, in image pixels, size and the crossings of ruling lines
-/// (`ImageScaleFilters`), and each candidate moved to the circle its rim draws (`RimCircle`).
+/// (`ImageScaleFilters`), then the circle each candidate's rim draws (`RimCircle`): moved to
+/// its centre, or dropped where the rim borrowed at the test's margin is not round.
 /// Each step records what it kept in `Frame.trace` when one is asked for.
 struct CandidatesStage: Stage {
     let name = "candidates"
@@ -77,7 +78,7 @@ struct CandidatesStage: Stage {
         }
         if let centred = maps.rimCentred(found) {
             found = centred
-            frame.trace?.record("rim centring", found, position: { ($0.x, $0.y, $0.r) })
+            frame.trace?.record("rim circle", found, position: { ($0.x, $0.y, $0.r) })
         }
         frame.candidates = found
     }
