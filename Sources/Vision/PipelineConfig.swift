@@ -218,7 +218,7 @@ public struct PipelineConfig: Sendable, Equatable {
     /// (Fourteenth session, measured first offline on the final detections of six independent
     /// draws: 28 of 32 rays moved 48 false detections onto a missed cell and no matched one off
     /// its cell, 27 of 32 also 4 matched ones off; the matched ones it moved came 0.23 -> 0.09
-    /// radii from their labels. In the pipeline, F1 +0.0014 ... +0.0037 on the six draws; 0.84
+    /// radii from their labels. In the pipeline, F1 +0.0015 ... +0.0037 on the six draws; 0.84
     /// and 0.8 within +-0.0007 of it.)
     public var rimCentringAgreement: Double = 0.875
     /// The agreeing rays' median distance from the circle may be at most this, in radii
@@ -231,7 +231,7 @@ public struct PipelineConfig: Sendable, Equatable {
     /// A candidate that fails the boundary test is tested once more at the centre its rim
     /// draws (where `rimCentringAgreement` would move it): the vote can leave it off its cell,
     /// where the rim faces it from too few sectors. (Fourteenth session: F1 +0.0007 ... +0.0019
-    /// on six independent draws, +17 cells for -1 false detection per draw on average, blank
+    /// on six independent draws, +3 ... +23 cells and -1 ... +2 false detections per draw, blank
     /// controls unchanged; `cellqa synth` +0.0003, q60 +0.0012, Goldens one false detection
     /// more; real-dev folders unchanged.)
     public var rimCentringRetest = true
