@@ -49,4 +49,13 @@ extension CandidateMaps {
                                     gridNormals: gridNormals)
         return prepared(seedCandidates(voteMap, besides: standing, minR: minR, maxR: maxR, minVotes: config.seedMinVotes))
     }
+
+    /// Core seeds (`coreSeeds`) beside the `standing` candidates, prepared. Nil unless the
+    /// `dog` detector runs with `coreSeedContrast` and the boundary test is on.
+    func cores(besides standing: [Candidate]) -> [Candidate]? {
+        guard config.detector == .dog, config.coreSeedContrast > 0, let edges else { return nil }
+        let settings = CoreSeedSettings(minContrast: Float(config.coreSeedContrast),
+                                        rimDepth: Float(config.coreSeedRimDepth), minRays: config.coreSeedRays)
+        return prepared(coreSeeds(edges.smoothLog, besides: standing, minR: minR, maxR: maxR, settings: settings))
+    }
 }

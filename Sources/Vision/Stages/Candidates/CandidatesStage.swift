@@ -30,6 +30,13 @@ struct CandidatesStage: Stage {
             if let preVote { verdicts += inSpatialOrder(seeds, preVote.verdict) }
             frame.trace?.record("centre seeds", working: found, scale: scale) { c in c.seeded ? "seed" : "" }
         }
+        // Beside the candidates that stand now (seeds included), the cores of a merged clump.
+        let besides = found.indices.filter { !found[$0].brightSpot && (verdicts.isEmpty || verdicts[$0].kept) }
+        if let cores = maps.cores(besides: besides.map { found[$0] }) {
+            found += cores
+            if let preVote { verdicts += inSpatialOrder(cores, preVote.verdict) }
+            frame.trace?.record("core seeds", working: found, scale: scale) { c in c.seeded ? "seed" : "" }
+        }
         // Where the detector put each candidate, kept for the boundary test when voting ran.
         var detected: [Candidate] = []
         if config.voteCentres {
