@@ -80,6 +80,8 @@ struct CoreSeedsTests {
         #expect(coreSeeds(Plane(width: 4, height: 4), besides: [good], minR: 3, maxR: 8, settings: Self.settings).isEmpty)
         #expect(coreSeeds(plane, besides: [good], minR: 8, maxR: 3, settings: Self.settings).isEmpty)
         #expect(coreSeeds(plane, besides: [good], minR: 0, maxR: 8, settings: Self.settings).isEmpty)
+        // Radii whose ring would not fit the plane are not tried (nor tabled).
+        #expect(coreSeeds(plane, besides: [good], minR: 40, maxR: 2000, settings: Self.settings).isEmpty)
         let broken = [Candidate(x: .nan, y: 20, r: 5, score: 1, contrast: 0.1),
                       Candidate(x: 20, y: 20, r: .infinity, score: 1, contrast: 0.1),
                       Candidate(x: 1e12, y: -1e12, r: 1e9, score: 1, contrast: 0.1),

@@ -47,26 +47,32 @@ func coreSeeds(_ plane: Plane, besides standing: [Candidate], minR: Double, maxR
     let w = plane.width, h = plane.height
     guard w >= 8, h >= 8, minR > 0, maxR >= minR, !standing.isEmpty,
           minR.isFinite, maxR.isFinite else { return [] }
-    // Per pixel: the radius of the largest standing candidate within reach (0: none; -1: one
-    // is within clearance).
-    var host = [Float](repeating: 0, count: w * h)
+    // Ring radii over the cell range; none whose ring would not fit in half the plane (the
+    // disc table grows with the square of the largest).
+    var radii: [Double] = []
+    var r = minR
+    while r <= maxR * 1.0001 && 1.15 * r <= Double(min(w, h)) / 2 && radii.count < 32 { radii.append(r); r *= 1.25 }
+    guard !radii.isEmpty else { return [] }
+    // Per pixel: how many of the radii fit the largest standing candidate within reach (0:
+    // none within reach; `taken`: one within clearance). A byte a pixel: the plane is formed
+    // per image, and a quarter of a Float plane's pages are a quarter of the faults.
+    let taken = UInt8.max
+    var host = [UInt8](repeating: 0, count: w * h)
     host.withUnsafeMutableBufferPointer { hp in
         let usable = standing.filter { $0.x.isFinite && $0.y.isFinite && $0.r > 0 && $0.r.isFinite }
         for c in usable {
-            let r = Float(c.r)
+            let fits = UInt8(radii.prefix { $0 <= c.r }.count)
+            guard fits > 0 else { continue }
             forEachRowSpan(width: w, height: h, x: c.x, y: c.y, radius: settings.reach * c.r) { row, x0, x1 in
-                for i in (row + x0)...(row + x1) { hp[i] = max(hp[i], r) }
+                for i in (row + x0)...(row + x1) { hp[i] = max(hp[i], fits) }
             }
         }
         for c in usable {
             forEachRowSpan(width: w, height: h, x: c.x, y: c.y, radius: settings.clearance * c.r) { row, x0, x1 in
-                for i in (row + x0)...(row + x1) { hp[i] = -1 }
+                for i in (row + x0)...(row + x1) { hp[i] = taken }
             }
         }
     }
-    var radii: [Double] = []
-    var r = minR
-    while r <= maxR * 1.0001 { radii.append(r); r *= 1.25 }
     let discs = DiscSums(maxRadius: 1.15 * radii.last!)
     // Per radius: the offsets (sorted by distance) in its core, within its ring's inner edge
     // and within its outer edge.
@@ -82,19 +88,17 @@ func coreSeeds(_ plane: Plane, besides standing: [Candidate], minR: Double, maxR
         for y in 1..<(h - 1) {
             for x in 1..<(w - 1) {
                 let i = y &* w &+ x
-                guard host[i] > 0 else { continue }
+                let fits = Int(host[i])
+                guard fits > 0, fits != Int(taken) else { continue }
                 // A core is brightest where it stands: strict on the previous neighbours,
                 // non-strict on the next (one per plateau).
                 let v = d[i]
                 if v <= d[i - 1] || v < d[i + 1] || v <= d[i - w - 1] || v <= d[i - w] || v <= d[i - w + 1]
                     || v < d[i + w - 1] || v < d[i + w] || v < d[i + w + 1] { continue }
                 // Running sums of the samples in order of distance: every disc's mean in one pass.
-                let hostR = host[i]
-                let needed = rings.last(where: { Float($0.r) <= hostR })?.outer ?? 0
-                guard needed > 0 else { continue }
-                discs.runningSums(d, width: w, height: h, x: x, y: y, count: needed, into: &sums)
+                discs.runningSums(d, width: w, height: h, x: x, y: y, count: rings[fits - 1].outer, into: &sums)
                 var best = -Float.infinity, bestR = 0.0
-                for ring in rings where Float(ring.r) <= hostR {
+                for ring in rings.prefix(fits) {
                     let core = sums[ring.core] / Float(ring.core)
                     let around = (sums[ring.outer] - sums[ring.inner]) / Float(ring.outer - ring.inner)
                     if core - around > best { best = core - around; bestR = ring.r }
