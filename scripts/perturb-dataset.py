@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Copies of a labelled dataset under photometric and geometric changes, labels kept valid.
+
+How robust is a counter to what the fixtures did not render? Score the same images mirrored,
+under another gamma, a colour cast, haze, another exposure, or compressed harder, and compare
+with the original (`cellqa run` on each output folder). Labels follow the image (a mirror
+moves the cells and reorders the grid corners so that they stay clockwise from top-left);
+every other field of a label is kept, so tags (blank-control ...) still apply.
+
+Usage (python3 with numpy and Pillow; not part of CI):
+  python3 scripts/perturb-dataset.py DATASET OUT [--only NAME ...]
+  cellqa run OUT/NAME --acceptance ACCEPTANCE.json     # for each NAME
+
+Writes OUT/NAME/ for each change (names below); images of the dataset without a label next to
+them (<stem>.json) are skipped. The dataset is only read.
+"""
+import argparse
+import glob
+import json
+import os
+
+import numpy as np
+from PIL import Image
+
+# name: (what it does, function of the float RGB array, JPEG quality or None to keep the format)
+CHANGES = {
+    "mirror": ("mirrored left to right (labels and grid corners moved)", lambda a: a[:, ::-1], None),
+    "gamma07": ("gamma 0.7 (brighter mid-tones)", lambda a: 255 * (a / 255) ** 0.7, None),
+    "gamma14": ("gamma 1.4 (darker mid-tones)", lambda a: 255 * (a / 255) ** 1.4, None),
+    "warm": ("warm lamp: channels x 1.08, 1.0, 0.78", lambda a: a * np.array([1.08, 1.0, 0.78]), None),
+    "cool": ("cool lamp: channels x 0.85, 0.95, 1.05", lambda a: a * np.array([0.85, 0.95, 1.05]), None),
+    "haze": ("haze: 0.6 x + 86 (contrast to 60 %)", lambda a: 0.6 * a + 86, None),
+    "dark": ("under-exposed: x 0.55", lambda a: a * 0.55, None),
+    "q40": ("re-encoded as JPEG quality 40", lambda a: a, 40),
+    "warm-q60": ("warm lamp, then JPEG quality 60", lambda a: a * np.array([1.08, 1.0, 0.75]), 60),
+}
+
+
+def image_for(label_path):
+    stem = label_path[: -len(".json")]
+    for ext in (".png", ".jpg", ".jpeg", ".PNG", ".JPG", ".JPEG"):
+        if os.path.exists(stem + ext):
+            return stem + ext
+    return None
+
+
+def mirrored_label(label, width):
+    label = json.loads(json.dumps(label))
+    for cell in label.get("cells", []):
+        cell["x"] = round(width - 1 - cell["x"], 3)
+    grid = label.get("grid")
+    if isinstance(grid, dict) and isinstance(grid.get("corners"), list) and len(grid["corners"]) == 4:
+        c = [[width - 1 - x, y] for x, y in grid["corners"]]
+        # Mirrored, the top-right corner becomes the top-left: reorder to stay clockwise.
+        grid["corners"] = [c[1], c[0], c[3], c[2]]
+    return label
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("dataset", help="folder of images with labels-v1 JSON beside them")
+    ap.add_argument("out", help="output folder (one subfolder per change)")
+    ap.add_argument("--only", nargs="*", choices=sorted(CHANGES), help="changes to make (default: all)")
+    args = ap.parse_args()
+    if os.path.abspath(args.out) == os.path.abspath(args.dataset):
+        ap.error("OUT must not be the dataset folder")
+    labels = sorted(glob.glob(os.path.join(args.dataset, "*.json")))
+    pairs = [(p, image_for(p)) for p in labels]
+    pairs = [(p, i) for p, i in pairs if i is not None]
+    if not pairs:
+        ap.error(f"no image with a label beside it in {args.dataset}")
+    for name in args.only or sorted(CHANGES):
+        what, change, quality = CHANGES[name]
+        folder = os.path.join(args.out, name)
+        os.makedirs(folder, exist_ok=True)
+        for label_path, image_path in pairs:
+            with open(label_path) as f:
+                label = json.load(f)
+            a = np.asarray(Image.open(image_path).convert("RGB")).astype(np.float32)
+            out = np.clip(np.round(change(a)), 0, 255).astype(np.uint8)
+            stem = os.path.splitext(os.path.basename(image_path))[0]
+            jpeg = quality is not None or image_path.lower().endswith((".jpg", ".jpeg"))
+            ext = ".jpg" if jpeg else ".png"
+            if name == "mirror":
+                label = mirrored_label(label, a.shape[1])
+            label["image"] = stem + ext
+            if jpeg:
+                Image.fromarray(out).save(os.path.join(folder, stem + ext), quality=quality or 90)
+            else:
+                Image.fromarray(out).save(os.path.join(folder, stem + ext), compress_level=1)
+            with open(os.path.join(folder, stem + ".json"), "w") as f:
+                json.dump(label, f)
+        print(f"{folder}: {len(pairs)} images, {what}")
+
+
+if __name__ == "__main__":
+    main()
