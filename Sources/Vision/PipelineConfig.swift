@@ -165,8 +165,9 @@ public struct PipelineConfig: Sendable, Equatable {
     /// too little edge for the centre seeds. A core stands at least this much above the ring
     /// round it and above the darkest point of each ray that counts (log luminance, smoothed).
     /// 0 = off; also off when `minEdgeCoverage` is 0 (the seeds read the boundary test's map).
-    /// (Fifteenth session, the six independent draws: F1 0.9406 -> 0.9425 over their 140
-    /// images; flat within +-0.0003 over 0.04 ... 0.08.)
+    /// (Fifteenth session, the six independent draws: F1 0.9406 -> 0.9434 over their 140
+    /// images, +194 cells for +74 false detections; flat within +-0.0002 over 0.04 ... 0.08,
+    /// `coreSeedRimDepth` 0.03 ... 0.1 and `coreSeedRays` 12 ... 15.)
     public var coreSeedContrast: Double = 0.06
     /// A core's ray counts when its darkest point (0.6 ... 1.4 radii out) lies at least this far
     /// below the background (log luminance): a cell's rim is darker than the background, the

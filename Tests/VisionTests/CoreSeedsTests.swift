@@ -85,6 +85,8 @@ struct CoreSeedsTests {
         let broken = [Candidate(x: .nan, y: 20, r: 5, score: 1, contrast: 0.1),
                       Candidate(x: 20, y: 20, r: .infinity, score: 1, contrast: 0.1),
                       Candidate(x: 1e12, y: -1e12, r: 1e9, score: 1, contrast: 0.1),
+                      Candidate(x: 1e300, y: 20, r: 5, score: 1, contrast: 0.1),
+                      Candidate(x: 20, y: -1e300, r: 1e300, score: 1, contrast: 0.1),
                       Candidate(x: 20, y: 20, r: 0, score: 1, contrast: 0.1)]
         #expect(coreSeeds(plane, besides: broken, minR: 3, maxR: 8, settings: Self.settings).isEmpty)
         // A candidate at the border: its reach leaves the plane and the rays are read clamped.

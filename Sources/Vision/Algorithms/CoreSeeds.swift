@@ -2,7 +2,7 @@ import Foundation
 
 /// Settings of `coreSeeds`.
 public struct CoreSeedSettings: Sendable, Equatable {
-    /// Least contrast of the core over its ring (box means, natural-log units), and of the
+    /// Least contrast of the core over its ring (disc means, natural-log units), and of the
     /// core over each ray's darkest point.
     public var minContrast: Float
     /// How far below the background (0) a ray's darkest point must lie, log units.
@@ -28,13 +28,13 @@ public struct CoreSeedSettings: Sendable, Equatable {
 /// (rims and the gaps between them smear together), and a blurred rim gives the centre seeds
 /// no edges to vote with. Each cell still shows its refractile core, a spot brighter than the
 /// rim that closes round it. A core is a local maximum of the plane within `reach` radii of a
-/// standing candidate and not within `clearance` of one, whose mean over a box of 0.7 r
-/// stands `minContrast` above its mean over the ring from 0.75 r to 1.15 r (square boxes from
-/// a summed-area table; r over the cell range in steps of 1.25x, no larger than the
-/// candidate it lies beside: a core inside a merged blob is smaller than the blob), and
-/// from which at least `minRays` of 16 rays (0.6 r to 1.4 r) reach a point `rimDepth` below
-/// the background and `minContrast` below the core. A spot of background between cells opens
-/// onto the background in some direction; the boundary test still judges every seed.
+/// standing candidate and not within `clearance` of one, whose mean over the disc of
+/// max(1, 0.4 r) stands `minContrast` above its mean over the ring from 0.75 r to 1.15 r
+/// (`DiscSums`; r over the cell range in steps of 1.25x, no larger than the candidate it lies
+/// beside: a core inside a merged blob is smaller than the blob), and from which at least
+/// `minRays` of 16 rays (sampled a pixel apart from 0.6 r to 1.4 r) reach a point `rimDepth`
+/// below the background and `minContrast` below the core. A spot of background between cells
+/// opens onto the background in some direction; the boundary test still judges every seed.
 ///
 /// - Parameters:
 ///   - plane: smoothed log luminance, background 0 (working scale).
@@ -59,7 +59,8 @@ func coreSeeds(_ plane: Plane, besides standing: [Candidate], minR: Double, maxR
     let taken = UInt8.max
     var host = [UInt8](repeating: 0, count: w * h)
     host.withUnsafeMutableBufferPointer { hp in
-        let usable = standing.filter { $0.x.isFinite && $0.y.isFinite && $0.r > 0 && $0.r.isFinite }
+        // A candidate larger than the plane stands beside nothing in particular.
+        let usable = standing.filter { $0.x.isFinite && $0.y.isFinite && $0.r > 0 && $0.r <= Double(w + h) }
         for c in usable {
             let fits = UInt8(radii.prefix { $0 <= c.r }.count)
             guard fits > 0 else { continue }
@@ -134,13 +135,16 @@ func coreSeeds(_ plane: Plane, besides standing: [Candidate], minR: Double, maxR
 /// `radius` round (x, y) crosses, with the first and last column inside the disc.
 private func forEachRowSpan(width: Int, height: Int, x: Double, y: Double, radius: Double,
                             _ body: (Int, Int, Int) -> Void) {
-    guard radius >= 0 else { return }
-    let y0 = max(0, Int((y - radius).rounded(.up))), y1 = min(height - 1, Int((y + radius).rounded(.down)))
+    // Clamped as doubles before any conversion: an integer conversion of a far-off
+    // coordinate traps.
+    guard radius >= 0, width > 0, height > 0, y + radius >= 0, y - radius <= Double(height - 1),
+          x + radius >= 0, x - radius <= Double(width - 1) else { return }
+    let y0 = Int(max(0, (y - radius).rounded(.up))), y1 = Int(min(Double(height - 1), (y + radius).rounded(.down)))
     guard y0 <= y1 else { return }
     for yy in y0...y1 {
         let dy = Double(yy) - y
-        let half = (radius * radius - dy * dy).squareRoot()
-        let x0 = max(0, Int((x - half).rounded(.up))), x1 = min(width - 1, Int((x + half).rounded(.down)))
+        let half = max(0, radius * radius - dy * dy).squareRoot()
+        let x0 = Int(max(0, (x - half).rounded(.up))), x1 = Int(min(Double(width - 1), (x + half).rounded(.down)))
         if x0 <= x1 { body(yy * width, x0, x1) }
     }
 }

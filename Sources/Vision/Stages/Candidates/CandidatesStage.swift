@@ -24,15 +24,16 @@ struct CandidatesStage: Stage {
         // A bright spot may yet fail its rim test, and a candidate the pre-vote filter drops is
         // gone, so neither stands in for a seed (a detector centre half a radius off its cell
         // is dropped there, where a seed may sit on the cell).
-        let standing = found.indices.filter { !found[$0].brightSpot && (verdicts.isEmpty || verdicts[$0].kept) }
-        if let seeds = maps.seeds(besides: standing.map { found[$0] }) {
+        func standing() -> [Candidate] {
+            found.indices.filter { !found[$0].brightSpot && (verdicts.isEmpty || verdicts[$0].kept) }.map { found[$0] }
+        }
+        if let seeds = maps.seeds(besides: standing()) {
             found += seeds
             if let preVote { verdicts += inSpatialOrder(seeds, preVote.verdict) }
             frame.trace?.record("centre seeds", working: found, scale: scale) { c in c.seeded ? "seed" : "" }
         }
         // Beside the candidates that stand now (seeds included), the cores of a merged clump.
-        let besides = found.indices.filter { !found[$0].brightSpot && (verdicts.isEmpty || verdicts[$0].kept) }
-        if let cores = maps.cores(besides: besides.map { found[$0] }) {
+        if let cores = maps.cores(besides: standing()) {
             found += cores
             if let preVote { verdicts += inSpatialOrder(cores, preVote.verdict) }
             frame.trace?.record("core seeds", working: found, scale: scale) { c in c.seeded ? "seed" : "" }
