@@ -151,9 +151,7 @@ public func centreSeeds(_ map: Plane, minRadius: Double, minVotes: Double) -> [(
                 let i = y * w + x
                 let v = m[i]
                 guard v >= floor else { continue }
-                // Strict on the previous neighbours, non-strict on the next: one peak per plateau.
-                if v <= m[i - 1] || v < m[i + 1] || v <= m[i - w - 1] || v <= m[i - w]
-                    || v <= m[i - w + 1] || v < m[i + w - 1] || v < m[i + w] || v < m[i + w + 1] { continue }
+                guard isPlateauPeak(m, at: i, width: w) else { continue }
                 seeds.append((x, y, Double(v) / circumference))
             }
         }
@@ -187,4 +185,14 @@ func seedCandidates(_ voteMap: Plane, besides found: [Candidate], minR: Double, 
         seeds.append(Candidate(x: x, y: y, r: r, score: 0, contrast: 0, seeded: true))
     }
     return seeds
+}
+
+/// Whether sample `i` of a plane of `width` (not on its border) is a local maximum of its
+/// 3 x 3 neighbourhood, strict on the previous neighbours and non-strict on the next: one
+/// peak per plateau, the first in raster order.
+@inline(__always)
+func isPlateauPeak(_ d: UnsafeBufferPointer<Float>, at i: Int, width w: Int) -> Bool {
+    let v = d[i]
+    return !(v <= d[i - 1] || v < d[i + 1] || v <= d[i - w - 1] || v <= d[i - w] || v <= d[i - w + 1]
+        || v < d[i + w - 1] || v < d[i + w] || v < d[i + w + 1])
 }

@@ -83,7 +83,8 @@ func coreSeeds(_ plane: Plane, besides standing: [Candidate], minR: Double, maxR
     }
     var sums = [Float](repeating: 0, count: discs.offsets.count + 1)
     // Opposite rays first, then the quarters between them, and so on.
-    let directions = [0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15].map { rayDirections(16)[$0] }
+    let rays = rayDirections(16)
+    let directions = [0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15].map { rays[$0] }
     var seeds: [Candidate] = []
     plane.data.withUnsafeBufferPointer { d in
         for y in 1..<(h - 1) {
@@ -91,11 +92,9 @@ func coreSeeds(_ plane: Plane, besides standing: [Candidate], minR: Double, maxR
                 let i = y &* w &+ x
                 let fits = Int(host[i])
                 guard fits > 0, fits != Int(taken) else { continue }
-                // A core is brightest where it stands: strict on the previous neighbours,
-                // non-strict on the next (one per plateau).
+                // A core is brightest where it stands.
+                guard isPlateauPeak(d, at: i, width: w) else { continue }
                 let v = d[i]
-                if v <= d[i - 1] || v < d[i + 1] || v <= d[i - w - 1] || v <= d[i - w] || v <= d[i - w + 1]
-                    || v < d[i + w - 1] || v < d[i + w] || v < d[i + w + 1] { continue }
                 // Running sums of the samples in order of distance: every disc's mean in one pass.
                 discs.runningSums(d, width: w, height: h, x: x, y: y, count: rings[fits - 1].outer, into: &sums)
                 var best = -Float.infinity, bestR = 0.0
