@@ -27,6 +27,9 @@ public struct Candidate: Sendable, Equatable {
     /// interior with the line's, not the open background's. Image pixels after the candidates
     /// stage.
     var lineStep: PixelStep?
+    /// The centre vote ran with the ruling line under the candidate subtracted
+    /// (`PipelineConfig.lineSubtractedVotes`).
+    var votedAlongLine = false
     public init(x: Double, y: Double, r: Double, score: Double, contrast: Double, coverage: Double = 0,
                 seeded: Bool = false, brightSpot: Bool = false) {
         self.brightSpot = brightSpot

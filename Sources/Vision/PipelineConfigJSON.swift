@@ -83,6 +83,7 @@ enum ConfigKey {
             .number("lineShiftRatio", \.lineShiftRatio, 0...1000),
             .number("keepUnvotedCoverage", \.keepUnvotedCoverage, 0...1),
             .flag("lineSubtraction", \.lineSubtraction),
+            .flag("lineSubtractedVotes", \.lineSubtractedVotes),
             .flag("dropLineResidue", \.dropLineResidue),
             .flag("cellsOnCrossings", \.cellsOnCrossings),
             .number("fineRimMaxRadiusPx", \.fineRimMaxRadiusPx, 0...1000),

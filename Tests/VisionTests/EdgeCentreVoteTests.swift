@@ -57,3 +57,41 @@ struct EdgeCentreVoteTests {
         }
     }
 }
+
+@Suite("Centre voting with a line subtracted")
+struct LineSubtractedVoteTests {
+    /// A canvas with one dark horizontal line of `width` px centred at `lineY`, and a live cell
+    /// of radius 7 at (`cellX`, 30.4) unless `cellX` is nil.
+    static func line(at lineY: Double, width: Double, cellX: Double?, noise: Double) -> Image {
+        var canvas = Canvas(width: 120, height: 64)
+        canvas.paint(factor: (0.45, 0.45, 0.45), bounds: (0, 0, 119, 63)) { _, py in abs(py - lineY) <= width / 2 }
+        if let cellX { canvas.liveCell(x: cellX, y: 30.4, r: 7) }
+        return canvas.image(noise: noise)
+    }
+
+    /// Along a straight line the copies a step either way hold the same line, so a window
+    /// showing only the line votes for nothing and the start is kept; the line's edges alone move
+    /// the plain vote.
+    @Test func theLineCancels() {
+        let image = Self.line(at: 30, width: 4, cellX: nil, noise: 0)
+        var scratch = VoteScratch()
+        let subtracted = voteCentre(image, x: 60, y: 24, r: 7, scratch: &scratch, lineStep: PixelStep(dx: 24, dy: 0))
+        #expect(subtracted.x == 60 && subtracted.y == 24)
+        let plain = voteCentre(image, x: 60, y: 24, r: 7, scratch: &scratch)
+        #expect(abs(plain.y - 24) >= 1, "the line alone no longer moves the plain vote: \(plain)")
+    }
+
+    /// The cell stays: its copies lie beyond the voting annulus, and the vote finds its centre.
+    /// A step whose copies would reach past the image is ignored: the plain vote's result.
+    @Test func theCellStaysAndStepsPastTheImageAreIgnored() {
+        let image = Self.line(at: 29, width: 3, cellX: 60.3, noise: 0.01)
+        var scratch = VoteScratch()
+        let subtracted = voteCentre(image, x: 60.3, y: 27.4, r: 7, scratch: &scratch, lineStep: PixelStep(dx: 24, dy: 0))
+        #expect(abs(subtracted.x - 60.3) < 0.5 && abs(subtracted.y - 30.4) < 0.5, "\(subtracted)")
+        let plain = voteCentre(image, x: 60.3, y: 27.4, r: 7, scratch: &scratch)
+        let pastTheEdge = voteCentre(image, x: 60.3, y: 27.4, r: 7, scratch: &scratch, lineStep: PixelStep(dx: 60, dy: 0))
+        #expect(pastTheEdge.x == plain.x && pastTheEdge.y == plain.y)
+        let wide = voteCentre(image, x: 60.3, y: 27.4, r: 7, scratch: &scratch, wide: false, lineStep: PixelStep(dx: 24, dy: 0))
+        #expect(wide.x == subtracted.x && wide.y == subtracted.y, "the scalar and AVX2 window reads disagree")
+    }
+}

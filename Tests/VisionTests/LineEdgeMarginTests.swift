@@ -20,11 +20,12 @@ struct LineEdgeMarginTests {
 
     /// In the core of two crossing triple lines of a tinted image, the dark core reads as stain
     /// whose edges cover 12 of 16 sectors round a centre between the strokes. (Moving it to
-    /// its stain's centre, `stainCentresOnLines`, also loses it: off here, so that the margin
-    /// is what this tests.)
+    /// its stain's centre, `stainCentresOnLines`, or voting with the line subtracted,
+    /// `lineSubtractedVotes`, also loses it: off here, so that the margin is what this tests.)
     @Test func aTripleCrossingCoreIsNotAStainedCell() throws {
         var base = PipelineConfig()
         base.stainCentresOnLines = false
+        base.lineSubtractedVotes = false
         let (with, without) = try detectionsWithAndWithout("Tests/Images/triple-crossing-core.png", base: base) {
             $0.lineEdgeCoverageMargin = 0
         }

@@ -31,6 +31,7 @@ public func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: 
 /// as a fifth of the voting.
 struct VoteScratch {
     fileprivate var grey: [Float] = []
+    fileprivate var shifted: [Float] = []
     fileprivate var gxs: [Float] = []
     fileprivate var gys: [Float] = []
     fileprivate var mags: [Float] = []
@@ -46,9 +47,13 @@ struct VoteScratch {
 
 /// `voteCentre` with its buffers in `scratch`; every buffer sample it reads is written first.
 /// `wide` reads the window with the AVX2 kernel where the CPU has it (`greyWindow`), for the
-/// tests that compare the two.
+/// tests that compare the two. With `lineStep` (a whole-pixel step along a straight ruling
+/// line through the window, a few radii long), the window minus the mean of its two copies
+/// that step either way votes: the line cancels, the cell stays (its copies lie beyond the
+/// voting annulus). Ignored where a copy would reach past the image.
 func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: Double = 0.7,
-                scratch: inout VoteScratch, wide: Bool = wideGrey) -> (x: Double, y: Double) {
+                scratch: inout VoteScratch, wide: Bool = wideGrey, lineStep: PixelStep? = nil)
+    -> (x: Double, y: Double) {
     let w = image.width, h = image.height
     guard r >= 1, x.isFinite, y.isFinite, w >= 3, h >= 3 else { return (x, y) }
     let outer = 1.4 * r
@@ -68,6 +73,9 @@ func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: Double 
     VoteScratch.reserve(&scratch.mags, iw * ih)
     scratch.grey.withUnsafeMutableBufferPointer { g in
         greyWindow(image, x0: x0 - 1, y0: y0 - 1, width: ww, height: wh, into: g.baseAddress!, wide: wide)
+    }
+    if let step = lineStep {
+        subtractCopies(image, x0: x0 - 1, y0: y0 - 1, width: ww, height: wh, step: step, scratch: &scratch, wide: wide)
     }
     scratch.grey.withUnsafeBufferPointer { g in
         scratch.gxs.withUnsafeMutableBufferPointer { gxo in
@@ -223,6 +231,25 @@ func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: Double 
         }
     }
     return (Double(ax0 + bestX) + Double(sx / sw), Double(ay0 + bestY) + Double(sy / sw))
+}
+
+/// `scratch.grey` (the window at (x0, y0)) minus the mean of the same window `step` away in
+/// either direction; unchanged when either copy would reach past the image. Grey values are
+/// integers, so the difference is exact and the Sobel sums of it as well.
+private func subtractCopies(_ image: Image, x0: Int, y0: Int, width: Int, height: Int, step: PixelStep,
+                            scratch: inout VoteScratch, wide: Bool) {
+    let ax = abs(step.dx), ay = abs(step.dy)
+    guard x0 - ax >= 0, y0 - ay >= 0, x0 + width + ax <= image.width, y0 + height + ay <= image.height else { return }
+    let n = width * height
+    VoteScratch.reserve(&scratch.shifted, 2 * n)
+    scratch.shifted.withUnsafeMutableBufferPointer { copies in
+        let ahead = copies.baseAddress!, behind = copies.baseAddress! + n
+        greyWindow(image, x0: x0 + step.dx, y0: y0 + step.dy, width: width, height: height, into: ahead, wide: wide)
+        greyWindow(image, x0: x0 - step.dx, y0: y0 - step.dy, width: width, height: height, into: behind, wide: wide)
+        scratch.grey.withUnsafeMutableBufferPointer { g in
+            for i in 0..<n { g[i] -= 0.5 * (ahead[i] + behind[i]) }
+        }
+    }
 }
 
 /// The voting geometry of one `voteCentre` call, for the vector path: four steps of one

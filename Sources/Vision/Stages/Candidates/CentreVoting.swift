@@ -45,14 +45,47 @@ struct PreVoteFilter {
 
 extension CandidateMaps {
 
+    /// A candidate voted with the line subtracted, voted again on the image from where the
+    /// detector put it (`detected`), at its voted radius.
+    func plainVote(_ voted: Candidate, from detected: Candidate) -> Candidate {
+        let start = imagePosition(detected)
+        var scratch = VoteScratch()
+        let c = voteCentre(image, x: start.x, y: start.y, r: voted.r * s, scratch: &scratch)
+        var plain = voted
+        plain.x = (c.x - shift) / s
+        plain.y = (c.y - shift) / s
+        plain.votedAlongLine = false
+        plain.boundary = nil
+        return plain
+    }
+
+    /// The index into `rulingAngles` of the line a working-scale candidate lies on: removed
+    /// line of `crossingLineContrast` or more at its centre, along the direction whose line is
+    /// the stronger there (`lineStrength`); nil off the lines.
+    func lineUnder(_ c: Candidate) -> Int? {
+        let level = Float(config.crossingLineContrast)
+        guard level > 0, separated.lines.bilinear(c.x, c.y) >= level else { return nil }
+        let strengths = rulingAngles.map { lineStrength(contrast, x: c.x, y: c.y, angle: $0, halfLength: length / 2) }
+        guard let k = strengths.indices.max(by: { strengths[$0] < strengths[$1] }), strengths[k] >= level else { return nil }
+        return k
+    }
+
     /// Every candidate's centre re-voted by its boundary on the full-resolution image
     /// (`voteCentre`), in spatial order; working pixels in and out.
     func voteCentres(_ found: inout [Candidate]) {
         var scratch = VoteScratch()
+        // Steps along each ruling direction in image pixels, for the line-subtracted votes.
+        let lineSteps = config.lineSubtractedVotes && grid != nil
+            ? rulingAngles.map { LineSteps(angle: $0, maxLength: 4 * config.maxRadiusPx, tolerance: 0.1) } : []
         for i in spatialOrder(found) {
             let (x0, y0, r0) = imagePosition(found[i])
+            let line = lineSteps.isEmpty ? nil : lineUnder(found[i])
+            func step(_ r: Double) -> PixelStep? {
+                line.flatMap { lineSteps[$0].step(minLength: 2.7 * r, maxLength: 4 * r) }.map { PixelStep(dx: $0.dx, dy: $0.dy) }
+            }
             var r = r0
-            var c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch)
+            var lineStep = step(r)
+            var c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch, lineStep: lineStep)
             // A radius the detector underestimated (a split half, a cell shrunk by a
             // neighbouring line) puts the cell's rim outside the voting annulus and its
             // centre outside the search disc: vote again at the measured boundary radius.
@@ -69,11 +102,13 @@ extension CandidateMaps {
             }
             if b > larger {
                 r = min(b, config.maxRadiusPx)
-                c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch)
+                lineStep = step(r)
+                c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch, lineStep: lineStep)
                 found[i].r = r / s
             } else {
                 found[i].boundary = BoundaryMeasurement(x: c.x, y: c.y, r: r, radius: b)
             }
+            found[i].votedAlongLine = lineStep != nil
             found[i].x = (c.x - shift) / s
             found[i].y = (c.y - shift) / s
         }
