@@ -320,7 +320,7 @@ public struct PipelineConfig: Sendable, Equatable {
     /// independent draws +62 cells, -8 false detections, F1 0.9434 -> 0.9449, blank controls
     /// 17 -> 18; `cellqa synth` main 0.9790 -> 0.9813; the Goldens 0.9882 either way; the
     /// gradients along the ruling normals left out of the vote instead, as the image-wide seed
-    /// vote does: worse on five of the six draws.)
+    /// vote does: worse on four of the six draws.)
     public var lineSubtractedVotes: Bool = true
     /// With a ruling found, a candidate on one of its lines that passed the boundary test on
     /// its raw rim is tested again with the line subtracted (as for `lineSubtraction`, using
