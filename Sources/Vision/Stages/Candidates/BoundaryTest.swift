@@ -8,7 +8,6 @@ struct BoundaryTest {
     let edges: CandidateMaps.EdgeMap
     /// Whether a trace is recorded (the line-shift residuals are formed only then).
     let tracing: Bool
-    private let lineLevel: Float
     /// The residual of `lineSubtractedEvidence` carries 1.5 times the plane's noise variance.
     private let subtractedThreshold: Float
     private let lineShiftLimit: Double
@@ -24,7 +23,6 @@ struct BoundaryTest {
         self.maps = maps
         self.edges = edges
         self.tracing = tracing
-        lineLevel = Float(config.crossingLineContrast)
         subtractedThreshold = edges.threshold * Float(1.5).squareRoot()
         // Noise sigma of the smoothed log luminance (line-shift test, open rays).
         let noise = config.lineShiftRatio > 0 || config.rimOpenNoise > 0 ? Double(sampleNoise(edges.smoothLog)) : 0
@@ -44,10 +42,6 @@ struct BoundaryTest {
 
     private var config: PipelineConfig { maps.config }
 
-    /// Whether a candidate lies on a ruling line (or a fibre) strong enough for the crossing
-    /// tests (`crossingLineContrast`).
-    private func isOnLine(_ c: Candidate) -> Bool { maps.separated.lines.bilinear(c.x, c.y) >= lineLevel }
-
     private func passesRim(coverage: Double, aligned: Double) -> Bool {
         coverage >= config.minEdgeCoverage && aligned <= config.maxGridAlignedEdges
     }
@@ -56,7 +50,7 @@ struct BoundaryTest {
     /// direction where it shows best (the step it was seen with), or nil when it shows along
     /// neither. `margin`: coverage asked beyond the boundary test's.
     func rimOnLine(_ c: Candidate, margin: Double) -> (coverage: Double, aligned: Double, step: PixelStep)? {
-        guard !maps.subtractionSteps.isEmpty, isOnLine(c) else { return nil }
+        guard !maps.subtractionSteps.isEmpty, maps.isOnLine(c) else { return nil }
         var best: (coverage: Double, aligned: Double, step: PixelStep)?
         for steps in maps.subtractionSteps {
             guard let step = steps.step(minLength: 2.7 * c.r, maxLength: 4 * c.r),
@@ -140,7 +134,7 @@ struct BoundaryTest {
             coverage = e.coverage
             c.lineStep = e.onLine
             // The vote shares a line's edges with a cell on it; the stain map has no lines.
-            if config.stainCentresOnLines, let stain, maps.grid != nil, isOnLine(c) {
+            if config.stainCentresOnLines, let stain, maps.grid != nil, maps.isOnLine(c) {
                 c = stain.centred(c)
             }
         } else if let stain {
@@ -204,7 +198,7 @@ struct BoundaryTest {
         let passed = kept.indices.compactMap { i in kept[i].0.map { (index: i, candidate: $0) } }
         let cells = passed.map(\.candidate)
         var residues: [Int] = []
-        for (k, (i, c)) in passed.enumerated() where c.lineStep == nil && isOnLine(c)
+        for (k, (i, c)) in passed.enumerated() where c.lineStep == nil && maps.isOnLine(c)
             && (maps.stain?.coverage(of: c) ?? 0) / maps.visibleShare(c) < config.minEdgeCoverage {
             let others = neighbours(of: k, in: cells, reach: 8 * c.r)
             let verdicts = maps.subtractionSteps.compactMap { rimTest.showsRim(c, along: $0, others: others) }

@@ -95,6 +95,10 @@ struct CandidateMaps {
         }
     }
 
+    /// Whether a working-scale candidate lies on a ruling line (or a fibre) strong enough for
+    /// the crossing tests (`crossingLineContrast`).
+    func isOnLine(_ c: Candidate) -> Bool { separated.lines.bilinear(c.x, c.y) >= Float(config.crossingLineContrast) }
+
     /// The share of a working-scale candidate's sectors inside the image: coverage counts only
     /// those, since a cell cut by the border shows part of its rim (a tenth of the missed cells
     /// on the independent synthetic set).

@@ -63,10 +63,10 @@ extension CandidateMaps {
     /// line of `crossingLineContrast` or more at its centre, along the direction whose line is
     /// the stronger there (`lineStrength`); nil off the lines.
     func lineUnder(_ c: Candidate) -> Int? {
-        let level = Float(config.crossingLineContrast)
-        guard level > 0, separated.lines.bilinear(c.x, c.y) >= level else { return nil }
+        guard config.crossingLineContrast > 0, isOnLine(c) else { return nil }
         let strengths = rulingAngles.map { lineStrength(contrast, x: c.x, y: c.y, angle: $0, halfLength: length / 2) }
-        guard let k = strengths.indices.max(by: { strengths[$0] < strengths[$1] }), strengths[k] >= level else { return nil }
+        guard let k = strengths.indices.max(by: { strengths[$0] < strengths[$1] }),
+              strengths[k] >= Float(config.crossingLineContrast) else { return nil }
         return k
     }
 
