@@ -338,6 +338,17 @@ public struct PipelineConfig: Sendable, Equatable {
     /// synthetic set +12 cells, no false detection more; the Goldens +1, -1; the cellqa
     /// synthetic set +3, no false detection more.)
     public var cellsOnCrossings: Bool = true
+    /// With a ruling found, a candidate the crossing test drops is also kept when its rim
+    /// shows in all four quadrants between the two lines (`showsRimBetweenLines`: its darkest
+    /// point at 0.75 ... 1.2 radii this much below the points inside and outside it, in log
+    /// luminance). A crossing's residue is open background between the lines; a cell on a
+    /// single line between neighbours in a row also fails the crossing test, its neighbours'
+    /// rims reading as a second line. 0 = off. (Sixteenth session: the six independent draws
+    /// +14 cells, +4 false detections, each draw +0.0002 ... +0.0003 or unchanged; `cellqa
+    /// synth` +0.0002, q60 +0.0001, the Goldens unchanged; 0.06 / 0.15: +0.0003 / +0.0002;
+    /// three quadrants of four: +31 / +39 cells for +10 / +13 false detections and a
+    /// blank-control detection more.)
+    public var crossingRimDepth: Double = 0.1
     /// A candidate of at most this radius (image pixels) one sector short of
     /// `minEdgeCoverage` at the working scale is tested again on the full-resolution image
     /// (`FineRimTest`): a small cell's rim is too few working pixels round for every sector to

@@ -86,6 +86,7 @@ enum ConfigKey {
             .flag("lineSubtractedVotes", \.lineSubtractedVotes),
             .flag("dropLineResidue", \.dropLineResidue),
             .flag("cellsOnCrossings", \.cellsOnCrossings),
+            .number("crossingRimDepth", \.crossingRimDepth, 0...10),
             .number("fineRimMaxRadiusPx", \.fineRimMaxRadiusPx, 0...1000),
             .number("fineRimCoverage", \.fineRimCoverage, 0...1),
             .integer("fineRimDarkSectors", \.fineRimDarkSectors, 0...16),

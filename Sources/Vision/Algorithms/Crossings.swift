@@ -55,6 +55,37 @@ public func isOnCrossing(_ contrast: Plane, x: Double, y: Double, angles: [Doubl
     return alongA - floor >= level && alongB - floor >= level
 }
 
+/// Whether a candidate on a crossing of two lines shows a cell's rim in the four quadrants
+/// the lines leave open: along each quadrant's bisector and 15 degrees either side, the
+/// darkest point between 0.75 and 1.2 radii lies `depth` below the point at 0.45 radii and
+/// below the brighter of those at 1.5 and 1.7 radii, on at least two of the three rays, in
+/// every quadrant. What line removal leaves of a crossing is the lines' own: between them lies
+/// open background, no ring. (Also where the crossing test is misled: a cell on one line
+/// between neighbours in a row, whose rims read as a second line.)
+///
+/// - Parameters:
+///   - plane: smoothed log luminance (background 0).
+///   - x, y, r: candidate centre and radius, pixels of `plane`.
+///   - angles: the two line directions, radians.
+///   - depth: how much darker the rim is, log-luminance units.
+public func showsRimBetweenLines(_ plane: Plane, x: Double, y: Double, r: Double, angles: (Double, Double),
+                                 depth: Float) -> Bool {
+    guard r > 0, x.isFinite, y.isFinite, r.isFinite else { return false }
+    let bisector = (angles.0 + angles.1) / 2
+    for quadrant in 0..<4 {
+        var rims = 0
+        for offset in [-0.26, 0.0, 0.26] {
+            let a = bisector + Double(quadrant) * .pi / 2 + offset
+            let ux = r * cos(a), uy = r * sin(a)
+            func at(_ d: Double) -> Float { plane.bilinear(x + d * ux, y + d * uy) }
+            let rim = min(min(at(0.75), at(0.9)), min(at(1.05), at(1.2)))
+            if rim <= at(0.45) - depth && rim <= max(at(1.5), at(1.7)) - depth { rims += 1 }
+        }
+        if rims < 2 { return false }
+    }
+    return true
+}
+
 /// Polarity of the ruling: -1 when its lines are darker than the background (bright-field),
 /// +1 when brighter (phase contrast or a mirrored ruling), from the mean log luminance over
 /// every 7th sample where the removed line map reaches `level`. -1 when there is no such line.

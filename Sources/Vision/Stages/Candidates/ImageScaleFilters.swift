@@ -45,13 +45,20 @@ extension CandidateMaps {
             let others = neighbours(of: k, in: working, reach: 8 * c.r)
             return subtractionSteps.prefix(2).allSatisfy { rimTest.showsRim(c, along: $0, others: others) == true }
         }
+        // A clear cell anywhere on a crossing shows its rim between the lines.
+        func showsRimBetween(_ k: Int) -> Bool {
+            guard config.crossingRimDepth > 0, grid != nil, let edges, rulingAngles.count >= 2 else { return false }
+            let c = working[k]
+            return showsRimBetweenLines(edges.smoothLog, x: c.x, y: c.y, r: c.r, angles: (rulingAngles[0], rulingAngles[1]),
+                                        depth: Float(config.crossingRimDepth))
+        }
         return found.indices.filter { k in
             let c = working[k]
             return !isCrossingResidue(contrast, x: c.x, y: c.y, brightness: brightness.bilinear(c.x, c.y), polarity: polarity,
                                       stained: stain?.isStained(x: c.x, y: c.y) == true, angles: rulingAngles,
                                       halfLength: length / 2,
                                       level: c.seeded ? faintCrossingLevel : Float(config.crossingLineContrast))
-                || showsRimAcrossLines(k)
+                || showsRimAcrossLines(k) || showsRimBetween(k)
         }.map { found[$0] }
     }
 
