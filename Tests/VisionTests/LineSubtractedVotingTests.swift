@@ -31,6 +31,11 @@ struct LineSubtractedVotingTests {
         #expect(with.allSatisfy { $0 < 0.25 }, "\(with)")
         #expect(without.filter { $0 > 0.5 }.count >= 2, "\(without): the case no longer arises")
         #expect(subtracted.detections.count >= plain.detections.count)
+        // `--explain` says how the vote ran.
+        let (_, trace) = try Pipeline(config: PipelineConfig()).explain(image, probes: [.init(x: 288.485, y: 126.788)], reach: 3)
+        let voted = trace.entries[0].first { $0.step == "centre vote" }
+        #expect(voted?.nearest?.note == "line subtracted")
+        #expect(trace.lostAt(probe: 0) == nil)
     }
 
     /// The setting is read from a configuration file and printed with the defaults.

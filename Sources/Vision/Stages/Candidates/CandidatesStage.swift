@@ -51,7 +51,7 @@ struct CandidatesStage: Stage {
             }
             if config.keepUnvotedCoverage > 0 { detected = found }
             maps.voteCentres(&found)
-            frame.trace?.record("centre vote", working: found, scale: scale)
+            frame.trace?.record("centre vote", working: found, scale: scale) { $0.votedAlongLine ? "line subtracted" : "" }
         }
         if let test = BoundaryTest(maps, tracing: frame.trace != nil) {
             var kept = [(Candidate?, BoundaryVerdict)](repeating: (nil, .lineStretch), count: found.count)
