@@ -30,6 +30,8 @@ public struct Candidate: Sendable, Equatable {
     /// The centre vote ran with the ruling line under the candidate subtracted
     /// (`PipelineConfig.lineSubtractedVotes`).
     var votedAlongLine = false
+    /// Its rays agree on one rim circle, or it is stained (`PipelineConfig.nmsCentredFirst`).
+    var centred = false
     public init(x: Double, y: Double, r: Double, score: Double, contrast: Double, coverage: Double = 0,
                 seeded: Bool = false, brightSpot: Bool = false) {
         self.brightSpot = brightSpot

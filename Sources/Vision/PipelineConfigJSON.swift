@@ -105,6 +105,7 @@ enum ConfigKey {
             .number("clearRingDepth", \.clearRingDepth, 0...10),
             .number("nmsIoU", \.nmsIoU, 0...1),
             .number("nmsMinCentreDistance", \.nmsMinCentreDistance, 0...2),
+            .flag("nmsCentredFirst", \.nmsCentredFirst),
             .number("madCut", \.madCut, 0...1000),
             .countedSquares,
             .number("dilution", \.dilution, 1e-6...1e9),

@@ -21,9 +21,12 @@ public struct Detection: Sendable, Equatable {
     /// faces it (0 when the boundary test is off). Duplicate suppression keeps the candidate
     /// with more of it: of two candidates for one cell the better-centred sees more rim.
     public var coverage: Double
+    /// Centred on its cell: its rim draws one circle about it, or it is stained
+    /// (`PipelineConfig.nmsCentredFirst`). Duplicate suppression ranks these first.
+    public var centred: Bool
 
     public init(x: Double, y: Double, r: Double, cellClass: CellClass, score: Double, confidence: Double,
-                coverage: Double = 0) {
+                coverage: Double = 0, centred: Bool = false) {
         self.x = x
         self.y = y
         self.r = r
@@ -31,6 +34,7 @@ public struct Detection: Sendable, Equatable {
         self.score = score
         self.confidence = confidence
         self.coverage = coverage
+        self.centred = centred
     }
 }
 

@@ -253,7 +253,7 @@ struct ClassifyStage: Stage {
             let judged = !frame.isGreyscale && cls == .live ? lineRelative(a, of: c, in: image) : nil
             let verdict = judged.map { debrisVerdict($0, x: c.x, y: c.y, r: c.r, onLine: c.lineStep != nil, in: image, config: config) }
             return (detection: Detection(x: c.x, y: c.y, r: c.r, cellClass: cls, score: c.score, confidence: conf,
-                                         coverage: c.coverage), judged: judged, depth: verdict?.ringDepth,
+                                         coverage: c.coverage, centred: c.centred), judged: judged, depth: verdict?.ringDepth,
                     debris: verdict?.debris ?? false)
         }
         frame.trace?.record("classify (verdicts)", calls, position: { ($0.detection.x, $0.detection.y, $0.detection.r) }) { call in

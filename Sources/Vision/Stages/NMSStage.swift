@@ -13,16 +13,18 @@ public func circleIoU(x1: Double, y1: Double, r1: Double, x2: Double, y2: Double
     return inter / (a1 + a2 - inter)
 }
 
-/// Greedy non-maximum suppression: most boundary evidence first (`Detection.coverage`; of two
-/// candidates for one cell, one pushed off centre by a neighbour or a highlight sees less of
-/// the rim), then strongest detector response; a detection is dropped when its circle IoU
+/// Greedy non-maximum suppression: those centred on their cell first (`Detection.centred`),
+/// then most boundary evidence (`Detection.coverage`; of two candidates for one cell, one
+/// pushed off centre by a neighbour or a highlight sees less of the rim), then strongest
+/// detector response; a detection is dropped when its circle IoU
 /// with an already kept one exceeds `maxIoU`, or when the two centres are closer than
 /// `minCentreDistance` times the larger radius (a small second peak inside a large cell has a
 /// low IoU with it but cannot be a cell of its own: even clumped cells sit about a radius
 /// apart). Ties in score keep the earlier one (stable).
 public func suppressOverlaps(_ detections: [Detection], maxIoU: Double, minCentreDistance: Double = 0) -> [Detection] {
     let order = detections.indices.sorted {
-        (detections[$0].coverage, detections[$0].score, -$0) > (detections[$1].coverage, detections[$1].score, -$1)
+        let a = detections[$0], b = detections[$1]
+        return (a.centred ? 1 : 0, a.coverage, a.score, -$0) > (b.centred ? 1 : 0, b.coverage, b.score, -$1)
     }
     // Bucket kept detections in a coarse grid so dense images stay near-linear.
     let maxR = detections.map(\.r).max() ?? 1
@@ -60,7 +62,7 @@ struct NMSStage: Stage {
         frame.detections = suppressOverlaps(frame.detections, maxIoU: frame.config.nmsIoU,
                                             minCentreDistance: frame.config.nmsMinCentreDistance)
         frame.trace?.record("duplicate suppression", frame.detections, position: { ($0.x, $0.y, $0.r) }) { d in
-            "coverage \(fmt(d.coverage)), score \(fmt(d.score))"
+            "coverage \(fmt(d.coverage)), score \(fmt(d.score))" + (d.centred ? ", centred" : "")
         }
     }
 }

@@ -64,14 +64,27 @@ extension CandidateMaps {
 
     /// Each candidate moved to the centre of the circle its rim draws (`rimCentre`), and in
     /// colour images those that passed the boundary test by the smallest margin dropped when
-    /// their rim is not round (`isUnroundAtMargin`). Nil when the step is off.
+    /// their rim is not round (`isUnroundAtMargin`); each marked `centred` for duplicate
+    /// suppression (`nmsCentredFirst`). Nil when the step is off.
     func rimCentred(_ found: [Candidate]) -> [Candidate]? {
         guard config.rimCentringAgreement > 0 else { return nil }
         return inSpatialOrder(found) { c -> Candidate? in
-            // One circle per candidate serves both the round-rim test and the move.
+            // One circle per candidate serves the round-rim test, the move and the mark.
             let circle = RimCircle(image, x: c.x, y: c.y, r: c.r)
-            return isUnroundAtMargin(c, circle: circle) ? nil : moved(c, to: circle) ?? c
+            if isUnroundAtMargin(c, circle: circle) { return nil }
+            var kept = moved(c, to: circle) ?? c
+            if config.nmsCentredFirst {
+                kept.centred = circle?.agrees == true || isStained(c)
+            }
+            return kept
         }.compactMap { $0 }
+    }
+
+    /// Whether the stain map (colour images only) marks an image-pixel candidate's centre.
+    private func isStained(_ c: Candidate) -> Bool {
+        guard let stain else { return false }
+        let w = toWorking(c)
+        return stain.isStained(x: w.x, y: w.y)
     }
 
     /// `roundRimAtMargin`: an image-pixel candidate of a colour image whose rim faces it from
@@ -81,10 +94,10 @@ extension CandidateMaps {
     /// (`refractileContrast` above the background: a live cell's refractile core, its faint
     /// rim blurred among a line's edges).
     func isUnroundAtMargin(_ c: Candidate, circle: RimCircle?) -> Bool {
-        guard config.roundRimAtMargin, let stain, c.coverage < config.minEdgeCoverage + 0.5 / 16,
+        guard config.roundRimAtMargin, stain != nil, c.coverage < config.minEdgeCoverage + 0.5 / 16,
               let circle, !circle.holdsMostRays else { return false }
         let w = toWorking(c)
-        return !stain.isStained(x: w.x, y: w.y) && Double(logFlat.bilinear(w.x, w.y)) < log(1 + config.refractileContrast)
+        return !isStained(c) && Double(logFlat.bilinear(w.x, w.y)) < log(1 + config.refractileContrast)
     }
 
     /// An image-pixel candidate moved to the centre of the circle its rim draws (`RimCircle`),
