@@ -368,6 +368,14 @@ public struct PipelineConfig: Sendable, Equatable {
     /// rounding alone can pass a uniform background). (0 -> 0.02: the JPEG q60 set 3 false
     /// detections fewer, nothing else changed.)
     public var fineRimRingDepth: Double = 0.02
+    /// A candidate this many sectors of 16 short of `minEdgeCoverage` (0 = off) still passes
+    /// the boundary test when its rim draws a round circle centred on it, dark all the way
+    /// round (`BoundaryTest.showsRoundRim`; needs `rimCentringAgreement`). A clear cell in a
+    /// clump shows its rim in 9-11 sectors at the working scale, a touching neighbour's rim
+    /// leaving sectors without a gradient that faces it. (Seventeenth session, six independent
+    /// draws: +43 cells, no false detection more, each draw up; 4 sectors +47, agreement 0.8125
+    /// +45 / +1, circles up to 1.4 radii +44: the same within one or two.)
+    public var roundRimShortfall: Int = 3
     /// Candidates are tested and vote at a radius of at least this fraction of the smallest
     /// cell radius (0 ... 1).
     public var candidateRadiusFloor: Double = 1

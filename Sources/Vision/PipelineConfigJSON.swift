@@ -91,6 +91,7 @@ enum ConfigKey {
             .number("fineRimCoverage", \.fineRimCoverage, 0...1),
             .integer("fineRimDarkSectors", \.fineRimDarkSectors, 0...16),
             .number("fineRimRingDepth", \.fineRimRingDepth, 0...10),
+            .integer("roundRimShortfall", \.roundRimShortfall, 0...16),
             .number("candidateRadiusFloor", \.candidateRadiusFloor, 0...1),
             .number("minCircularity", \.minCircularity, 0...1),
             .number("minSolidity", \.minSolidity, 0...1),

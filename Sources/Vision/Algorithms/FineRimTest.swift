@@ -32,16 +32,29 @@ struct FineRimTest {
     ///   - x, y, r: candidate centre and radius, image pixels.
     ///   - gridNormals: directions (radians) of the ruling's line normals, if known.
     func evidence(x: Double, y: Double, r: Double, gridNormals: [Double]) -> (coverage: Double, gridAligned: Double, darkRingSectors: Int) {
-        // The annulus reaches 1.6 r; the blur reads 3 sigma beyond it, the gradient a pixel more.
-        let reach = Int((1.6 * r + 3 * sigma).rounded(.up)) + 2
+        // The annulus reaches 1.6 r.
+        guard let (window, x0, y0) = window(x: x, y: y, reach: 1.6 * r) else { return (0, 0, 0) }
+        let e = radialEdgeCoverage(window, x: x - Double(x0), y: y - Double(y0), r: r, threshold: threshold,
+                                   gridNormals: gridNormals)
+        return (e.coverage, e.gridAligned, Vision.darkRingSectors(window, x: x - Double(x0), y: y - Double(y0), r: r, depth: ringDepth))
+    }
+
+    /// `darkRingSectors` alone, on a window reaching only as far as the ring (1.4 r).
+    func darkRingSectors(x: Double, y: Double, r: Double) -> Int {
+        guard let (window, x0, y0) = window(x: x, y: y, reach: 1.4 * r) else { return 0 }
+        return Vision.darkRingSectors(window, x: x - Double(x0), y: y - Double(y0), r: r, depth: ringDepth)
+    }
+
+    /// The smoothed log luminance of the image round (x, y) out to `reach` px, plus what the
+    /// blur (3 sigma) and the gradient (a pixel) read beyond it, and its origin; nil when it
+    /// would be degenerate.
+    private func window(x: Double, y: Double, reach: Double) -> (Plane, Int, Int)? {
+        let reach = Int((reach + 3 * sigma).rounded(.up)) + 2
         let x0 = max(0, Int(x.rounded(.down)) - reach), y0 = max(0, Int(y.rounded(.down)) - reach)
         let x1 = min(image.width - 1, Int(x.rounded(.up)) + reach), y1 = min(image.height - 1, Int(y.rounded(.up)) + reach)
         // `pixels` is a public var: a buffer that no longer matches the size is not read.
-        guard x1 - x0 >= 2, y1 - y0 >= 2, image.pixels.count >= image.width * image.height * 3 else { return (0, 0, 0) }
-        let window = smoothedLogLuminance(image, x0: x0, y0: y0, width: x1 - x0 + 1, height: y1 - y0 + 1, sigma: sigma)
-        let e = radialEdgeCoverage(window, x: x - Double(x0), y: y - Double(y0), r: r, threshold: threshold,
-                                   gridNormals: gridNormals)
-        return (e.coverage, e.gridAligned, darkRingSectors(window, x: x - Double(x0), y: y - Double(y0), r: r, depth: ringDepth))
+        guard x1 - x0 >= 2, y1 - y0 >= 2, image.pixels.count >= image.width * image.height * 3 else { return nil }
+        return (smoothedLogLuminance(image, x0: x0, y0: y0, width: x1 - x0 + 1, height: y1 - y0 + 1, sigma: sigma), x0, y0)
     }
 }
 

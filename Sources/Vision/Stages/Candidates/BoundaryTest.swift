@@ -12,7 +12,12 @@ struct BoundaryTest {
     private let subtractedThreshold: Float
     private let lineShiftLimit: Double
     private let lineSteps: [LineSteps]
-    private let fineRim: FineRimTest?
+    /// The rim tests on the full-resolution image (`fineRimMaxRadiusPx`, `roundRimShortfall`).
+    private let fullResolution: FineRimTest
+    /// Whether small candidates one sector short are tested at full resolution.
+    private let testsFineRims: Bool
+    /// The coverage the round-rim test starts at (`roundRimShortfall`; above 1: off).
+    private let roundRimCoverage: Double
     private let oneSectorShort: Double
     /// A ray of open background dips below zero somewhere by noise alone (`rimOpenNoise`).
     private let rimOpenLevel: Float
@@ -33,10 +38,12 @@ struct BoundaryTest {
         // A small cell's rim is too few working pixels round for every sector to show it: a
         // candidate of at most `fineRimMaxRadiusPx` one sector short of the coverage is
         // tested again on the full-resolution image, with a dark ring all round its centre.
-        fineRim = maps.scale > 1 && config.fineRimMaxRadiusPx > 0
-            ? FineRimTest(image: maps.image, sigma: config.edgeSmoothingPx * maps.s, threshold: edges.threshold,
-                          ringDepth: Float(config.fineRimRingDepth)) : nil
+        fullResolution = FineRimTest(image: maps.image, sigma: config.edgeSmoothingPx * maps.s, threshold: edges.threshold,
+                                     ringDepth: Float(config.fineRimRingDepth))
+        testsFineRims = maps.scale > 1 && config.fineRimMaxRadiusPx > 0
         oneSectorShort = config.minEdgeCoverage - 1.0 / 16
+        roundRimCoverage = config.roundRimShortfall > 0 && config.rimCentringAgreement > 0
+            ? config.minEdgeCoverage - Double(config.roundRimShortfall) / 16 - 1e-9 : 2
         rimOpenLevel = -Float(config.rimOpenNoise * noise)
     }
 
@@ -74,29 +81,56 @@ struct BoundaryTest {
     }
 
     /// The rim evidence at a candidate: on the working plane, again at full resolution for a
-    /// small cell one sector short, or with the ruling line subtracted for a rim mostly along
-    /// the ruling.
-    private func evidence(_ c: Candidate) -> (coverage: Double, aligned: Double, passes: Bool, onLine: PixelStep?) {
+    /// small cell one sector short, on its round rim a few sectors short, or with the ruling
+    /// line subtracted for a rim mostly along the ruling.
+    private func evidence(_ c: Candidate)
+        -> (coverage: Double, aligned: Double, passes: Bool, onLine: PixelStep?, roundRim: Bool) {
         let gridNormals = maps.gridNormals
         let e = edges.field.evidence(x: c.x, y: c.y, r: c.r, threshold: edges.threshold, gridNormals: gridNormals)
         let coverage = e.coverage / maps.visibleShare(c)
         let passes = passesRim(coverage: coverage, aligned: e.gridAligned)
-        if !passes, let fineRim, c.r * maps.s <= config.fineRimMaxRadiusPx, coverage >= oneSectorShort - 1e-9 {
+        if !passes, testsFineRims, c.r * maps.s <= config.fineRimMaxRadiusPx, coverage >= oneSectorShort - 1e-9 {
             let at = maps.imagePosition(c)
-            let fine = fineRim.evidence(x: at.x, y: at.y, r: at.r, gridNormals: gridNormals)
+            let fine = fullResolution.evidence(x: at.x, y: at.y, r: at.r, gridNormals: gridNormals)
             let fineCoverage = fine.coverage / maps.visibleShare(c)
             if fineCoverage >= config.fineRimCoverage, fine.gridAligned <= config.maxGridAlignedEdges,
                fine.darkRingSectors >= config.fineRimDarkSectors {
-                return (fineCoverage, fine.gridAligned, true, nil)
+                return (fineCoverage, fine.gridAligned, true, nil, false)
             }
+        }
+        if !passes, coverage < config.minEdgeCoverage, coverage >= roundRimCoverage, showsRoundRim(c) {
+            return (coverage, e.gridAligned, true, nil, true)
         }
         // Rim enough, but mostly along the ruling: a cell inside a line's band shows its own
         // rim once the line is subtracted; a stretch of line shows none. The residue of the
         // line's own edges counts no more than a sector short.
         if !passes, coverage >= config.minEdgeCoverage, let on = rimOnLine(c, margin: config.lineEdgeCoverageMargin) {
-            return (on.coverage, on.aligned, true, on.step)
+            return (on.coverage, on.aligned, true, on.step, false)
         }
-        return (coverage, e.gridAligned, passes, nil)
+        return (coverage, e.gridAligned, passes, nil, false)
+    }
+
+    /// `roundRimShortfall`: whether a working-scale candidate's rim draws a round circle about
+    /// it that is dark all the way round. The circle (`RimCircle`) must hold the share of rays
+    /// and the residual the rim centring asks (`rimCentringAgreement`, `rimCentringResidual`),
+    /// lie closer to the candidate than the centring would move it (`rimCentringMinShift`), and
+    /// be no wider than 1.2 radii (a wider circle is the neighbours' rims round a spot between
+    /// them); on the full-resolution window a point of each of the 16 sectors' rays, 0.6-1.4
+    /// radii out, must be darker than the centre (`fineRimRingDepth`, `darkRingSectors`).
+    ///
+    /// Why: a clear cell in a clump, or a small one, shows its rim in 9-11 of 16 sectors at the
+    /// working scale, where a touching neighbour's rim or a few working pixels leave sectors
+    /// without a facing gradient; its darkest ring is still round and centred on it, while
+    /// spots between cells, debris and line leftovers that fall as short draw no such circle
+    /// or no dark ring all round.
+    private func showsRoundRim(_ c: Candidate) -> Bool {
+        let at = maps.imagePosition(c)
+        guard let circle = RimCircle(maps.image, x: at.x, y: at.y, r: at.r), circle.agrees,
+              Double(circle.inliers) >= config.rimCentringAgreement * Double(RimCircle.rays),
+              circle.residual <= config.rimCentringResidual, circle.radius <= 1.2 * at.r else { return false }
+        let dx = circle.x - at.x, dy = circle.y - at.y, shift = config.rimCentringMinShift * at.r
+        guard dx * dx + dy * dy < shift * shift else { return false }
+        return fullResolution.darkRingSectors(x: at.x, y: at.y, r: at.r) >= 16
     }
 
     /// The candidate that passes, or nil and why not (for `Frame.trace`). `detected`: where
@@ -104,7 +138,7 @@ struct BoundaryTest {
     func test(_ voted: Candidate, detected: Candidate?) -> (Candidate?, BoundaryVerdict) {
         let smoothLog = edges.smoothLog, stain = maps.stain, minR = maps.minR
         var c = voted
-        var coverage = 0.0
+        var coverage = 0.0, roundRim = false
         var e = evidence(c)
         // A vote can pull a centre off its cell (towards a touching neighbour, onto a line's
         // edge) where the detector had it right: there the whole rim shows.
@@ -133,6 +167,7 @@ struct BoundaryTest {
         if e.passes {
             coverage = e.coverage
             c.lineStep = e.onLine
+            roundRim = e.roundRim
             // The vote shares a line's edges with a cell on it; the stain map has no lines.
             if config.stainCentresOnLines, let stain, maps.grid != nil, maps.isOnLine(c) {
                 c = stain.centred(c)
@@ -186,7 +221,7 @@ struct BoundaryTest {
         // Any other cell on a line whose rim shows with the line subtracted: the debris rule
         // compares it with the line (`ClassifyStage`).
         if c.lineStep == nil { c.lineStep = rimOnLine(c, margin: 0)?.step }
-        return (c, .kept(coverage: coverage, lineShift: shifts, lineSubtracted: seenOnLine))
+        return (c, .kept(coverage: coverage, lineShift: shifts, lineSubtracted: seenOnLine, roundRim: roundRim))
     }
 
     /// The candidates that passed on their raw rim while lying on a ruling line and show no
@@ -214,7 +249,8 @@ enum BoundaryVerdict: CustomStringConvertible {
     /// `lineShift`: each ruling direction's line-shift residual over its limit (nil: no
     /// whole-pixel step along that direction).
     /// `lineSubtracted`: the rim showed only with the ruling line subtracted (`lineSubtraction`).
-    case kept(coverage: Double, lineShift: [Double?], lineSubtracted: Bool)
+    /// `roundRim`: a few sectors short, it passed on its round rim (`roundRimShortfall`).
+    case kept(coverage: Double, lineShift: [Double?], lineSubtracted: Bool, roundRim: Bool)
     /// Too little of a rim facing the centre, or too much of it along the ruling.
     case noRim(coverage: Double, gridAligned: Double, stainCoverage: Double?)
     case brightSpotWithoutRim(depth: Float)
@@ -229,8 +265,8 @@ enum BoundaryVerdict: CustomStringConvertible {
 
     var description: String {
         switch self {
-        case let .kept(coverage, shifts, subtracted):
-            "kept: coverage \(fmt(coverage))" + (subtracted ? " with the line subtracted" : "")
+        case let .kept(coverage, shifts, subtracted, roundRim):
+            "kept: coverage \(fmt(coverage))" + (subtracted ? " with the line subtracted" : "") + (roundRim ? " on a round rim" : "")
                 + (shifts.isEmpty ? "" : ", line shift " + shifts.map { $0.map(fmt) ?? "-" }.joined(separator: " / "))
         case let .noRim(coverage, aligned, stain):
             "no rim: coverage \(fmt(coverage)), grid-aligned \(fmt(aligned))" + (stain.map { ", stain coverage \(fmt($0))" } ?? "")
