@@ -83,8 +83,10 @@ struct BoundaryTest {
     /// The rim evidence at a candidate: on the working plane, again at full resolution for a
     /// small cell one sector short, on its round rim a few sectors short, or with the ruling
     /// line subtracted for a rim mostly along the ruling.
-    private func evidence(_ c: Candidate)
-        -> (coverage: Double, aligned: Double, passes: Bool, onLine: PixelStep?, roundRim: Bool) {
+    /// `circle`: the rim circle the round-rim test measured there (nil: not measured; the test
+    /// runs only when `roundRimAllowed`).
+    private func evidence(_ c: Candidate, roundRimAllowed: Bool = true)
+        -> (coverage: Double, aligned: Double, passes: Bool, onLine: PixelStep?, roundRim: Bool, circle: RimCircle??) {
         let gridNormals = maps.gridNormals
         let e = edges.field.evidence(x: c.x, y: c.y, r: c.r, threshold: edges.threshold, gridNormals: gridNormals)
         let coverage = e.coverage / maps.visibleShare(c)
@@ -95,37 +97,41 @@ struct BoundaryTest {
             let fineCoverage = fine.coverage / maps.visibleShare(c)
             if fineCoverage >= config.fineRimCoverage, fine.gridAligned <= config.maxGridAlignedEdges,
                fine.darkRingSectors >= config.fineRimDarkSectors {
-                return (fineCoverage, fine.gridAligned, true, nil, false)
+                return (fineCoverage, fine.gridAligned, true, nil, false, nil)
             }
         }
-        if !passes, coverage < config.minEdgeCoverage, coverage >= roundRimCoverage, showsRoundRim(c) {
-            return (coverage, e.gridAligned, true, nil, true)
+        var circle: RimCircle?? = nil
+        if !passes, roundRimAllowed, coverage < config.minEdgeCoverage, coverage >= roundRimCoverage {
+            let at = maps.imagePosition(c)
+            let measured = RimCircle(maps.image, x: at.x, y: at.y, r: at.r)
+            if showsRoundRim(measured, at: at) { return (coverage, e.gridAligned, true, nil, true, measured) }
+            circle = measured
         }
         // Rim enough, but mostly along the ruling: a cell inside a line's band shows its own
         // rim once the line is subtracted; a stretch of line shows none. The residue of the
         // line's own edges counts no more than a sector short.
         if !passes, coverage >= config.minEdgeCoverage, let on = rimOnLine(c, margin: config.lineEdgeCoverageMargin) {
-            return (on.coverage, on.aligned, true, on.step, false)
+            return (on.coverage, on.aligned, true, on.step, false, circle)
         }
-        return (coverage, e.gridAligned, passes, nil, false)
+        return (coverage, e.gridAligned, passes, nil, false, circle)
     }
 
-    /// `roundRimShortfall`: whether a working-scale candidate's rim draws a round circle about
-    /// it that is dark all the way round. The circle (`RimCircle`) must hold the share of rays
-    /// and the residual the rim centring asks (`rimCentringAgreement`, `rimCentringResidual`),
-    /// lie closer to the candidate than the centring would move it (`rimCentringMinShift`), and
-    /// be no wider than 1.2 radii (a wider circle is the neighbours' rims round a spot between
-    /// them); on the full-resolution window a point of each of the 16 sectors' rays, 0.6-1.4
-    /// radii out, must be darker than the centre (`fineRimRingDepth`, `darkRingSectors`).
+    /// `roundRimShortfall`: whether a candidate's rim draws a round circle about it that is
+    /// dark all the way round. `at`: the candidate in image pixels; `circle`: its rim circle
+    /// (`RimCircle`), which must hold the share of rays and the residual the rim centring asks
+    /// (`rimCentringAgreement`, `rimCentringResidual`), lie closer to the candidate than the
+    /// centring would move it (`rimCentringMinShift`), and be no wider than 1.2 radii (a wider
+    /// circle is the neighbours' rims round a spot between them); on the full-resolution window
+    /// a point of each of the 16 sectors' rays, 0.6-1.4 radii out, must be darker than the
+    /// centre (`fineRimRingDepth`, `darkRingSectors`).
     ///
     /// Why: a clear cell in a clump, or a small one, shows its rim in 9-11 of 16 sectors at the
     /// working scale, where a touching neighbour's rim or a few working pixels leave sectors
     /// without a facing gradient; its darkest ring is still round and centred on it, while
     /// spots between cells, debris and line leftovers that fall as short draw no such circle
     /// or no dark ring all round.
-    private func showsRoundRim(_ c: Candidate) -> Bool {
-        let at = maps.imagePosition(c)
-        guard let circle = RimCircle(maps.image, x: at.x, y: at.y, r: at.r), circle.agrees,
+    private func showsRoundRim(_ circle: RimCircle?, at: (x: Double, y: Double, r: Double)) -> Bool {
+        guard let circle, circle.agrees,
               Double(circle.inliers) >= config.rimCentringAgreement * Double(RimCircle.rays),
               circle.residual <= config.rimCentringResidual, circle.radius <= 1.2 * at.r else { return false }
         let dx = circle.x - at.x, dy = circle.y - at.y, shift = config.rimCentringMinShift * at.r
@@ -134,16 +140,33 @@ struct BoundaryTest {
     }
 
     /// The candidate that passes, or nil and why not (for `Frame.trace`). `detected`: where
-    /// the detector put it, when voting ran.
+    /// the detector put it, when voting ran. The vote can leave a candidate off its cell, where
+    /// the rim faces it from too few sectors: one that fails is tested once more at the centre
+    /// its rim draws (`rimCentringRetest`), the rim circle measured once for both tests.
     func test(_ voted: Candidate, detected: Candidate?) -> (Candidate?, BoundaryVerdict) {
+        var circle: RimCircle?? = nil
+        let first = test(voted, detected: detected, circle: &circle)
+        guard first.0 == nil, config.rimCentringAgreement > 0, config.rimCentringRetest else { return first }
+        let at = maps.toImage(voted)
+        guard let moved = maps.rimCentre(of: at, circle: circle ?? RimCircle(maps.image, x: at.x, y: at.y, r: at.r))
+        else { return first }
+        var unused: RimCircle?? = nil
+        let again = test(maps.toWorking(moved), detected: detected, circle: &unused)
+        return again.0 != nil ? again : first
+    }
+
+    /// `test` without the retest; `circle` is set to the rim circle measured at `voted`, if one was.
+    private func test(_ voted: Candidate, detected: Candidate?, circle: inout RimCircle??) -> (Candidate?, BoundaryVerdict) {
         let smoothLog = edges.smoothLog, stain = maps.stain, minR = maps.minR
         var c = voted
         var coverage = 0.0, roundRim = false
         var e = evidence(c)
+        circle = e.circle
         // A vote can pull a centre off its cell (towards a touching neighbour, onto a line's
         // edge) where the detector had it right: there the whole rim shows.
         if !e.passes, let detected {
-            let there = evidence(detected)
+            // (A rim a few sectors short, round or not, is short of that coverage: not asked.)
+            let there = evidence(detected, roundRimAllowed: false)
             if there.passes && there.coverage >= config.keepUnvotedCoverage {
                 c = detected
                 e = there

@@ -56,15 +56,6 @@ struct CandidatesStage: Stage {
         if let test = BoundaryTest(maps, tracing: frame.trace != nil) {
             var kept = [(Candidate?, BoundaryVerdict)](repeating: (nil, .lineStretch), count: found.count)
             for i in spatialOrder(found) { kept[i] = test.test(found[i], detected: detected.isEmpty ? nil : detected[i]) }
-            // The vote can leave a candidate off its cell, where the rim faces it from too few
-            // sectors: one that failed is tested once more at the centre its rim draws.
-            if config.rimCentringAgreement > 0 && config.rimCentringRetest {
-                for i in spatialOrder(found) where kept[i].0 == nil {
-                    guard let moved = maps.rimCentre(of: maps.toImage(found[i])) else { continue }
-                    let again = test.test(maps.toWorking(moved), detected: detected.isEmpty ? nil : detected[i])
-                    if again.0 != nil { kept[i] = again }
-                }
-            }
             for i in test.lineResidues(kept) { kept[i] = (nil, .lineResidue) }
             frame.trace?.record("boundary test (verdicts)", Array(zip(found, kept)),
                                 position: { c, _ in maps.imagePosition(c) }, note: { "\($0.1.1)" })

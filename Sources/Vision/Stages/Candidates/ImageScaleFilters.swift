@@ -72,7 +72,7 @@ extension CandidateMaps {
             // One circle per candidate serves the round-rim test, the move and the mark.
             let circle = RimCircle(image, x: c.x, y: c.y, r: c.r)
             if isUnroundAtMargin(c, circle: circle) { return nil }
-            var kept = moved(c, to: circle) ?? c
+            var kept = rimCentre(of: c, circle: circle) ?? c
             if config.nmsCentredFirst {
                 kept.centred = circle?.agrees == true || isStained(c)
             }
@@ -100,16 +100,11 @@ extension CandidateMaps {
         return !isStained(c) && Double(logFlat.bilinear(w.x, w.y)) < log(1 + config.refractileContrast)
     }
 
-    /// An image-pixel candidate moved to the centre of the circle its rim draws (`RimCircle`),
-    /// or nil where too few of its rays agree on one (`rimCentringAgreement`,
+    /// An image-pixel candidate moved to the centre of the circle its rim draws (`circle`, its
+    /// `RimCircle`), or nil where too few of its rays agree on one (`rimCentringAgreement`,
     /// `rimCentringResidual`) or the move is too short to be worth making
     /// (`rimCentringMinShift`).
-    func rimCentre(of c: Candidate) -> Candidate? {
-        moved(c, to: RimCircle(image, x: c.x, y: c.y, r: c.r))
-    }
-
-    /// `rimCentre` with the candidate's rim circle already measured.
-    private func moved(_ c: Candidate, to circle: RimCircle?) -> Candidate? {
+    func rimCentre(of c: Candidate, circle: RimCircle?) -> Candidate? {
         guard let circle, circle.agrees,
               Double(circle.inliers) >= config.rimCentringAgreement * Double(RimCircle.rays),
               circle.residual <= config.rimCentringResidual,
