@@ -145,18 +145,18 @@ struct BoundaryTest {
     /// its rim draws (`rimCentringRetest`), the rim circle measured once for both tests.
     func test(_ voted: Candidate, detected: Candidate?) -> (Candidate?, BoundaryVerdict) {
         var circle: RimCircle?? = nil
-        let first = test(voted, detected: detected, circle: &circle)
+        let first = testOnce(voted, detected: detected, circle: &circle)
         guard first.0 == nil, config.rimCentringAgreement > 0, config.rimCentringRetest else { return first }
         let at = maps.toImage(voted)
         guard let moved = maps.rimCentre(of: at, circle: circle ?? RimCircle(maps.image, x: at.x, y: at.y, r: at.r))
         else { return first }
         var unused: RimCircle?? = nil
-        let again = test(maps.toWorking(moved), detected: detected, circle: &unused)
+        let again = testOnce(maps.toWorking(moved), detected: detected, circle: &unused)
         return again.0 != nil ? again : first
     }
 
     /// `test` without the retest; `circle` is set to the rim circle measured at `voted`, if one was.
-    private func test(_ voted: Candidate, detected: Candidate?, circle: inout RimCircle??) -> (Candidate?, BoundaryVerdict) {
+    private func testOnce(_ voted: Candidate, detected: Candidate?, circle: inout RimCircle??) -> (Candidate?, BoundaryVerdict) {
         let smoothLog = edges.smoothLog, stain = maps.stain, minR = maps.minR
         var c = voted
         var coverage = 0.0, roundRim = false
