@@ -18,8 +18,8 @@ public struct Detection: Sendable, Equatable {
     /// Confidence of the live/dead call, 0.5 (a coin toss) ... 1.
     public var confidence: Double
     /// Boundary evidence: fraction of the sectors around the centre in which the cell's rim
-    /// faces it (0 when the boundary test is off). Duplicate suppression keeps the candidate
-    /// with more of it: of two candidates for one cell the better-centred sees more rim.
+    /// faces it (0 when the boundary test is off). Duplicate suppression, after `centred`, keeps
+    /// the candidate with more of it: of two candidates for one cell the better-centred sees more rim.
     public var coverage: Double
     /// Centred on its cell: its rim draws one circle about it, or it is stained
     /// (`PipelineConfig.nmsCentredFirst`). Duplicate suppression ranks these first.

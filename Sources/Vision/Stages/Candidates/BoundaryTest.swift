@@ -131,9 +131,7 @@ struct BoundaryTest {
     /// spots between cells, debris and line leftovers that fall as short draw no such circle
     /// or no dark ring all round.
     private func showsRoundRim(_ circle: RimCircle?, at: (x: Double, y: Double, r: Double)) -> Bool {
-        guard let circle, circle.agrees,
-              Double(circle.inliers) >= config.rimCentringAgreement * Double(RimCircle.rays),
-              circle.residual <= config.rimCentringResidual, circle.radius <= 1.2 * at.r else { return false }
+        guard let circle, maps.holdsForCentring(circle), circle.radius <= 1.2 * at.r else { return false }
         let dx = circle.x - at.x, dy = circle.y - at.y, shift = config.rimCentringMinShift * at.r
         guard dx * dx + dy * dy < shift * shift else { return false }
         return fullResolution.darkRingSectors(x: at.x, y: at.y, r: at.r) >= 16

@@ -105,15 +105,21 @@ extension CandidateMaps {
     /// `rimCentringResidual`) or the move is too short to be worth making
     /// (`rimCentringMinShift`).
     func rimCentre(of c: Candidate, circle: RimCircle?) -> Candidate? {
-        guard let circle, circle.agrees,
-              Double(circle.inliers) >= config.rimCentringAgreement * Double(RimCircle.rays),
-              circle.residual <= config.rimCentringResidual,
+        guard let circle, holdsForCentring(circle),
               (circle.x - c.x) * (circle.x - c.x) + (circle.y - c.y) * (circle.y - c.y)
                 >= (config.rimCentringMinShift * c.r) * (config.rimCentringMinShift * c.r) else { return nil }
         var moved = c
         moved.x = circle.x
         moved.y = circle.y
         return moved
+    }
+
+    /// Whether a rim circle's rays agree on it as closely as the rim centring asks: settled,
+    /// with `rimCentringAgreement` of the rays on it and their median residual at most
+    /// `rimCentringResidual`. (The centring's move and the boundary test's round rim.)
+    func holdsForCentring(_ circle: RimCircle) -> Bool {
+        circle.agrees && Double(circle.inliers) >= config.rimCentringAgreement * Double(RimCircle.rays)
+            && circle.residual <= config.rimCentringResidual
     }
 
     /// The registered ruling says where the triple lines cross; the little squares between
