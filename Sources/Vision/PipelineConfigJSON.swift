@@ -104,6 +104,8 @@ enum ConfigKey {
             .number("debrisDarkContrast", \.debrisDarkContrast, 0...10),
             .number("clearRingContrast", \.clearRingContrast, 0...10),
             .number("clearRingDepth", \.clearRingDepth, 0...10),
+            .integer("haloSectors", \.haloSectors, 0...16),
+            .number("haloContrast", \.haloContrast, 0...1),
             .number("nmsIoU", \.nmsIoU, 0...1),
             .number("nmsMinCentreDistance", \.nmsMinCentreDistance, 0...2),
             .flag("nmsCentredFirst", \.nmsCentredFirst),

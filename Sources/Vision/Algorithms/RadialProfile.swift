@@ -11,8 +11,8 @@ import Imaging
 func radialLuminanceProfile(_ image: Image, x: Double, y: Double, bins: Int) -> [Double]? {
     guard bins >= 1 else { return nil }
     var sums = [Double](repeating: 0, count: bins), counts = [Double](repeating: 0, count: bins)
-    let inside = forEachLuminance(image, x: x, y: y, reach: Double(bins)) { d2, luminance in
-        let k = Int(d2.squareRoot())
+    let inside = forEachLuminance(image, x: x, y: y, reach: Double(bins)) { dx, dy, luminance in
+        let k = Int((dx * dx + dy * dy).squareRoot())
         guard k < bins else { return }
         sums[k] += luminance
         counts[k] += 1
@@ -21,14 +21,14 @@ func radialLuminanceProfile(_ image: Image, x: Double, y: Double, bins: Int) -> 
     return zip(sums, counts).map { $0 / $1 }
 }
 
-/// Calls `body` with the squared distance from (x, y) and the linear luminance of every pixel
+/// Calls `body` with the offset (dx, dy) from (x, y) and the linear luminance of every pixel
 /// of the square of half-side `reach` round it, row by row, left to right. False, and no
 /// call, when that square leaves the image or holds no pixel centre.
 ///
 /// - Parameters:
 ///   - x, y, reach: centre and half-side, image pixels.
 @inline(__always)
-func forEachLuminance(_ image: Image, x: Double, y: Double, reach: Double, _ body: (Double, Double) -> Void) -> Bool {
+func forEachLuminance(_ image: Image, x: Double, y: Double, reach: Double, _ body: (Double, Double, Double) -> Void) -> Bool {
     // Compared as doubles first: an integer conversion of a coordinate far outside traps.
     guard reach >= 0, x - reach >= 0, y - reach >= 0, x + reach <= Double(image.width - 1),
           y + reach <= Double(image.height - 1), image.pixels.count >= image.width * image.height * 3 else { return false }
@@ -42,7 +42,7 @@ func forEachLuminance(_ image: Image, x: Double, y: Double, reach: Double, _ bod
                 for xx in x0...x1 {
                     let dx = Double(xx) - x
                     let p = (yy * image.width + xx) * 3
-                    body(dx * dx + dy * dy, 0.2126 * Double(table[Int(px[p])]) + 0.7152 * Double(table[Int(px[p + 1])])
+                    body(dx, dy, 0.2126 * Double(table[Int(px[p])]) + 0.7152 * Double(table[Int(px[p + 1])])
                         + 0.0722 * Double(table[Int(px[p + 2])]))
                 }
             }
@@ -66,4 +66,54 @@ func clearRingDepth(_ image: Image, x: Double, y: Double, r: Double, background:
           let darkest = profile.indices.min(by: { profile[$0] < profile[$1] }),
           Double(darkest) >= 0.4 * r else { return 0 }
     return (profile[0] - profile[darkest]) / (background + 1e-3)
+}
+
+/// How many of 16 sectors round a candidate show a dark disc inside a bright halo: the mean
+/// linear luminance of the sector's annulus 1.05 ... 1.45 r out lies at least `contrast`
+/// (fraction) above the background and that of its annulus 0.55 ... 0.9 r out at least
+/// `contrast` below it, the background being the median of the 16 sectors' means
+/// 1.8 ... 2.5 r out. 0 when that reach leaves the image.
+///
+/// Why: a live cell is refractile. In focus it shows a bright centre inside a dark rim; a
+/// little out of focus the other way it shows as a grey disc inside a bright halo, which the
+/// debris rule would take for a dark unstained blob. Debris absorbs light and draws no halo,
+/// and a speck smaller than the candidate leaves its edge annulus at the background's level.
+///
+/// - Parameters:
+///   - x, y, r: candidate centre and radius, image pixels.
+///   - contrast: how far the halo and the disc's edge must stand from the background
+///     (0.03 = 3 %).
+func haloSectors(_ image: Image, x: Double, y: Double, r: Double, contrast: Double) -> Int {
+    guard r > 0, r < 1e6 else { return 0 }
+    let sectorOf = SectorLocator(sectors: 16)
+    // Per sector, sum and count of each annulus.
+    var edge = [Double](repeating: 0, count: 32), halo = edge, outer = edge
+    let r2 = r * r
+    let edgeRange = (0.55 * 0.55 * r2)...(0.9 * 0.9 * r2)
+    let haloRange = (1.05 * 1.05 * r2)...(1.45 * 1.45 * r2), outerRange = (1.8 * 1.8 * r2)...(2.5 * 2.5 * r2)
+    guard forEachLuminance(image, x: x, y: y, reach: 2.5 * r, { dx, dy, luminance in
+        let d2 = dx * dx + dy * dy
+        guard d2 >= edgeRange.lowerBound else { return }
+        let k = 2 * sectorOf(dx: dx, dy: dy)
+        if edgeRange.contains(d2) {
+            edge[k] += luminance
+            edge[k + 1] += 1
+        } else if haloRange.contains(d2) {
+            halo[k] += luminance
+            halo[k + 1] += 1
+        } else if outerRange.contains(d2) {
+            outer[k] += luminance
+            outer[k + 1] += 1
+        }
+    }) else { return 0 }
+    let outerMeans = stride(from: 0, to: 32, by: 2).compactMap { outer[$0 + 1] > 0 ? outer[$0] / outer[$0 + 1] : nil }.sorted()
+    guard !outerMeans.isEmpty else { return 0 }
+    let background = 0.5 * (outerMeans[(outerMeans.count - 1) / 2] + outerMeans[outerMeans.count / 2])
+    let bright = background * (1 + contrast), dark = background * (1 - contrast)
+    var sectors = 0
+    for k in stride(from: 0, to: 32, by: 2) where halo[k + 1] > 0 && edge[k + 1] > 0 {
+        let haloMean = halo[k] / halo[k + 1], edgeMean = edge[k] / edge[k + 1]
+        if haloMean > bright && edgeMean < dark { sectors += 1 }
+    }
+    return sectors
 }

@@ -207,22 +207,39 @@ public func isUnstainedDark(_ a: CellAppearance, config: PipelineConfig) -> Bool
         && !(config.clearRingContrast > 0 && a.ringContrast >= config.clearRingContrast)
 }
 
+/// The debris rule's verdict on a candidate called live in a colour image, with what it
+/// measured for the trace (nil: not measured).
+struct DebrisVerdict: Equatable {
+    var debris: Bool
+    /// `clearRingDepth` at the candidate.
+    var ringDepth: Double?
+    /// How many sectors showed a grey disc inside a bright halo (`haloSectors`).
+    var halo: Int?
+}
+
 /// The debris rule for a candidate called live in a colour image: debris when unstained and
-/// dark (`isUnstainedDark`) unless its profile shows a clear cell's ring at whatever radius
-/// (`clearRingDepth`, measured only then: nil otherwise).
+/// dark (`isUnstainedDark`) unless it shows a grey disc inside a bright halo (`haloSectors`)
+/// or its profile a clear cell's ring at whatever radius (`clearRingDepth`).
 ///
 /// - Parameters:
 ///   - a: the candidate's appearance (line-relative when it lies on a line).
 ///   - x, y, r: its centre and radius, image pixels.
-///   - onLine: the candidate lies on a ruling line (`Candidate.lineStep`). Its profile is not
-///     asked: the line's two edges make a ring of it (on a blank control of triple lines, the
-///     light gap between two strokes).
+///   - onLine: the candidate lies on a ruling line (`Candidate.lineStep`). Neither its halo
+///     nor its profile is asked: the line's two edges make a ring of it (on a blank control of
+///     triple lines, the light gap between two strokes), and the line darkens one side.
 func debrisVerdict(_ a: CellAppearance, x: Double, y: Double, r: Double, onLine: Bool = false, in image: Image,
-                   config: PipelineConfig) -> (debris: Bool, ringDepth: Double?) {
-    guard isUnstainedDark(a, config: config) else { return (false, nil) }
-    guard config.clearRingDepth > 0, !onLine else { return (true, nil) }
+                   config: PipelineConfig) -> DebrisVerdict {
+    guard isUnstainedDark(a, config: config) else { return DebrisVerdict(debris: false) }
+    guard !onLine else { return DebrisVerdict(debris: true) }
+    var halo: Int?
+    if config.haloSectors > 0 {
+        let sectors = haloSectors(image, x: x, y: y, r: r, contrast: config.haloContrast)
+        if sectors >= config.haloSectors { return DebrisVerdict(debris: false, halo: sectors) }
+        halo = sectors
+    }
+    guard config.clearRingDepth > 0 else { return DebrisVerdict(debris: true, halo: halo) }
     let depth = clearRingDepth(image, x: x, y: y, r: r, background: a.backgroundLuminance)
-    return (depth < config.clearRingDepth, depth)
+    return DebrisVerdict(debris: depth < config.clearRingDepth, ringDepth: depth, halo: halo)
 }
 
 /// Stage 5: live/dead call for every candidate; candidates become detections, except dark
@@ -246,21 +263,22 @@ struct ClassifyStage: Stage {
                 threshold = min(max(config.minDeadSaturation, Double(bin + 1) / 64), 2 * config.minDeadSaturation)
             }
         }
-        // Per candidate: its call, the appearance the debris rule judged (nil: not judged) and
-        // the ring depth it measured (nil: not measured).
+        // Per candidate: its call, the appearance the debris rule judged and its verdict (nil:
+        // not judged).
         let calls = zip(frame.candidates, appearances).map { c, a in
             let (cls, conf) = classifyCell(a, greyscale: frame.isGreyscale, saturationThreshold: threshold, config: config)
             let judged = !frame.isGreyscale && cls == .live ? lineRelative(a, of: c, in: image) : nil
             let verdict = judged.map { debrisVerdict($0, x: c.x, y: c.y, r: c.r, onLine: c.lineStep != nil, in: image, config: config) }
             return (detection: Detection(x: c.x, y: c.y, r: c.r, cellClass: cls, score: c.score, confidence: conf,
-                                         coverage: c.coverage, centred: c.centred), judged: judged, depth: verdict?.ringDepth,
+                                         coverage: c.coverage, centred: c.centred), judged: judged, verdict: verdict,
                     debris: verdict?.debris ?? false)
         }
         frame.trace?.record("classify (verdicts)", calls, position: { ($0.detection.x, $0.detection.y, $0.detection.r) }) { call in
             let verdict = call.debris ? "debris" : "\(call.detection.cellClass)"
             guard let a = call.judged else { return verdict }
             return verdict + ": interior \(fmt(a.interiorContrast)), centre \(fmt(a.centreContrast)), ring \(fmt(a.ringContrast))"
-                + (call.depth.map { ", ring depth \(fmt($0))" } ?? "")
+                + (call.verdict?.halo.map { ", halo \($0) of 16" } ?? "")
+                + (call.verdict?.ringDepth.map { ", ring depth \(fmt($0))" } ?? "")
         }
         frame.detections = calls.filter { !$0.debris }.map(\.detection)
         frame.trace?.record("classify (debris rule)", frame.detections, position: { ($0.x, $0.y, $0.r) }) { d in
@@ -288,8 +306,8 @@ func lineRelative(_ a: CellAppearance, of c: Candidate, in image: Image) -> Cell
 func interiorLuminance(_ image: Image, x: Double, y: Double, r: Double) -> Double? {
     let ri = 0.6 * r
     var sum = 0.0, n = 0.0
-    guard forEachLuminance(image, x: x, y: y, reach: ri, { d2, luminance in
-        guard d2 <= ri * ri else { return }
+    guard forEachLuminance(image, x: x, y: y, reach: ri, { dx, dy, luminance in
+        guard dx * dx + dy * dy <= ri * ri else { return }
         sum += luminance
         n += 1
     }) else { return nil }

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import Imaging
+@testable import Vision
+
+@Suite("A grey disc inside a bright halo is a clear cell, not debris")
+struct HaloTests {
+    /// Three objects of radius `r` on the background, 60 px apart: at (30, 30) a live cell a
+    /// little out of focus (a grey disc inside a bright halo 1 ... 1.4 r), at (90, 30) a grey
+    /// disc of debris, at (150, 30) a dark speck of radius 2.
+    static func haloDiscAndSpeck(r: Double) -> Image {
+        var canvas = Canvas(width: 180, height: 60)
+        canvas.paint(factor: (1.12, 1.12, 1.12), bounds: (0, 0, 59, 59)) { px, py in
+            let d2 = (px - 30) * (px - 30) + (py - 30) * (py - 30)
+            return d2 > r * r && d2 <= 1.96 * r * r
+        }
+        canvas.paint(factor: (0.8, 0.8, 0.8), bounds: (0, 0, 59, 59)) { px, py in
+            (px - 30) * (px - 30) + (py - 30) * (py - 30) <= r * r
+        }
+        canvas.paint(factor: (0.8, 0.79, 0.78), bounds: (60, 0, 119, 59)) { px, py in
+            (px - 90) * (px - 90) + (py - 30) * (py - 30) <= r * r
+        }
+        canvas.paint(factor: (0.4, 0.4, 0.4), bounds: (120, 0, 179, 59)) { px, py in
+            (px - 150) * (px - 150) + (py - 30) * (py - 30) <= 4
+        }
+        canvas.blur(sigma: 0.8)
+        return canvas.image(noise: 0.01)
+    }
+
+    @Test(arguments: [5.0, 7.0, 10.0])
+    func onlyTheHaloDiscShowsAHaloAllRound(r: Double) {
+        let image = Self.haloDiscAndSpeck(r: r)
+        #expect(haloSectors(image, x: 30, y: 30, r: r, contrast: 0.03) == 16)
+        #expect(haloSectors(image, x: 90, y: 30, r: r, contrast: 0.03) == 0)
+        // The speck judged at a cell's radius: its surroundings are plain background.
+        #expect(haloSectors(image, x: 150, y: 30, r: r, contrast: 0.03) == 0)
+    }
+
+    /// The test is taken only where its outer annulus lies inside the image; elsewhere no halo
+    /// is claimed, and nothing traps, whatever the radius.
+    @Test func aHaloLeavingTheImageIsNotClaimed() {
+        let image = Self.haloDiscAndSpeck(r: 7)
+        for (x, r) in [(10.0, 7.0), (30, 13), (30, 1e300), (30, .nan), (30, 0), (30, -1), (.infinity, 5)] {
+            #expect(haloSectors(image, x: x, y: 30, r: r, contrast: 0.03) == 0, "x \(x), r \(r)")
+        }
+    }
+
+    /// The debris rule calls all three dark and unstained; the halo spares the cell and is
+    /// recorded for the trace, while the disc and the speck stay debris.
+    @Test func theDebrisRuleSparesTheHaloDisc() {
+        let image = Self.haloDiscAndSpeck(r: 7)
+        let config = PipelineConfig()
+        let verdicts = [30.0, 90, 150].map { x in
+            let a = measureAppearance(image, x: x, y: 30, r: 7)
+            #expect(isUnstainedDark(a, config: config), "\(a)")
+            return debrisVerdict(a, x: x, y: 30, r: 7, in: image, config: config)
+        }
+        #expect(verdicts[0] == DebrisVerdict(debris: false, halo: 16))
+        #expect(verdicts[1].debris && verdicts[1].halo == 0, "\(verdicts[1])")
+        #expect(verdicts[2].debris && verdicts[2].halo == 0, "\(verdicts[2])")
+    }
+
+    /// Off, or on a ruling line (whose edges and darkness fake a halo), the halo is not asked.
+    @Test func zeroOrALineLeavesTheHaloUnasked() {
+        let image = Self.haloDiscAndSpeck(r: 7)
+        let a = measureAppearance(image, x: 30, y: 30, r: 7)
+        var off = PipelineConfig()
+        off.haloSectors = 0
+        let unasked = debrisVerdict(a, x: 30, y: 30, r: 7, in: image, config: off)
+        #expect(unasked.halo == nil && unasked.debris, "\(unasked)")
+        #expect(debrisVerdict(a, x: 30, y: 30, r: 7, onLine: true, in: image, config: PipelineConfig())
+                    == DebrisVerdict(debris: true))
+    }
+
+    /// Through the whole pipeline: the halo cell is counted, `--explain` says why, and the
+    /// grey disc and the speck are not counted.
+    @Test func thePipelineCountsTheHaloCellAndSaysWhy() throws {
+        let image = Self.haloDiscAndSpeck(r: 7)
+        let pipeline = Pipeline(config: PipelineConfig())
+        let (result, trace) = try pipeline.explain(image, probes: [.init(x: 30, y: 30)], reach: 3)
+        let note = try #require(trace.entries[0].first { $0.step == "classify (verdicts)" }?.nearest?.note)
+        #expect(note.hasPrefix("live: interior -") && note.contains(", halo 16 of 16"), "\(note)")
+        #expect(result.detections.contains { abs($0.x - 30) < 2 && abs($0.y - 30) < 2 && $0.cellClass == .live })
+        #expect(!result.detections.contains { abs($0.x - 90) < 4 && abs($0.y - 30) < 4 })
+        #expect(!result.detections.contains { abs($0.x - 150) < 4 && abs($0.y - 30) < 4 })
+    }
+
+    @Test func theSettingsAreConfigurationKeys() throws {
+        let config = try PipelineConfig.parse(Array(#"{"haloSectors": 0, "haloContrast": 0.05}"#.utf8))
+        #expect(config.haloSectors == 0 && config.haloContrast == 0.05)
+        #expect(PipelineConfig().haloSectors == 10 && PipelineConfig().haloContrast == 0.03)
+        #expect(config.configHash != PipelineConfig().configHash)
+        #expect(PipelineConfig().canonicalJSON.contains("\"haloSectors\": 10"))
+        #expect(throws: (any Error).self) { try PipelineConfig.parse(Array(#"{"haloSectors": 17}"#.utf8)) }
+        #expect(throws: (any Error).self) { try PipelineConfig.parse(Array(#"{"haloContrast": -0.1}"#.utf8)) }
+    }
+}
