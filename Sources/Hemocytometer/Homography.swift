@@ -160,7 +160,7 @@ private struct Normalisation {
 /// Solves an n x n linear system given as a row-major augmented matrix (n rows of n + 1
 /// values) by Gaussian elimination with partial pivoting. Returns nil when a pivot is
 /// (relatively) zero, i.e. the system is singular or nearly so.
-func solveLinearSystem(augmented: [Double], unknowns n: Int) -> [Double]? {
+public func solveLinearSystem(augmented: [Double], unknowns n: Int) -> [Double]? {
     let rowLength = n + 1
     guard augmented.count == n * rowLength else { return nil }
     var a = augmented

@@ -67,6 +67,11 @@ public struct PipelineConfig: Sendable, Equatable {
     /// structure across it whose profiles correlate below this (`HalfProfileAgreement`): the
     /// chance periodicity of a few cells in a small view. 0 = off.
     public var gridMinHalfAgreement: Double = 0.3
+    /// Refine the registered image -> chamber map, which is affine, to a homography from where
+    /// the ruling's lines lie in tiles of the view (`perspectiveRefined`), for a chamber
+    /// photographed a little off square; kept only when it fits the lines better (the
+    /// calibration, µm per pixel, stays the registration's). Off: the affine map.
+    public var gridPerspective: Bool = true
     /// Smallest and largest grid line spacing searched, image pixels.
     public var gridMinSpacingPx: Double = 40
     public var gridMaxSpacingPx: Double = 600

@@ -39,6 +39,7 @@ enum ConfigKey {
             .flag("gridEnabled", \.gridEnabled),
             .number("gridMinPeriodicity", \.gridMinPeriodicity, 0...1),
             .number("gridMinHalfAgreement", \.gridMinHalfAgreement, 0...1),
+            .flag("gridPerspective", \.gridPerspective),
             .number("gridMinSpacingPx", \.gridMinSpacingPx, 2...100_000),
             .number("gridMaxSpacingPx", \.gridMaxSpacingPx, 2...100_000),
             .number("gridSpacingUm", \.gridSpacingUm, 1...3000),

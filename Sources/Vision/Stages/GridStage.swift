@@ -199,7 +199,8 @@ func refineLineNormals(_ contrast: Plane, degrees starts: [Double]) -> [Double] 
 
 /// Stage 3: the ruling, the calibration (µm per pixel) and an image -> chamber mapping.
 ///
-/// The mapping is affine (two line families with their own spacing). Each family is registered
+/// The mapping is affine (two line families with their own spacing), refined to a homography
+/// where the view is seen a little off square (`gridPerspective`). Each family is registered
 /// against the Neubauer ruling (`registerRuling`): the pattern of triple and single lines tells
 /// 250 µm squares from 200 µm group squares and 50 µm small squares (the calibration), and
 /// where in the chamber the view lies. A view that cannot tell the spacing (no triple line, no
@@ -232,9 +233,16 @@ struct GridStage: Stage {
             return RulingFamilyFit(umPerPixel: u, offsetUm: -u * lines.phases[k], spacingUm: config.gridSpacingUm,
                                    scaleKnown: false, originKnown: false, score: 0)
         }
-        guard let (h, umPerPixel) = chamberMapping(normals: normals, fits: fits, scale: frame.scale) else {
+        guard let (affine, umPerPixel) = chamberMapping(normals: normals, fits: fits, scale: frame.scale) else {
             frame.flag("no-grid")
             return
+        }
+        // A scale the registration assumed still predicts where lines lie on its lattice; where
+        // it predicts them wrongly, too few are seen and the affine map stays.
+        var h = affine
+        if config.gridPerspective,
+           let refined = perspectiveRefined(frame.flat, imageToChamber: affine, scale: frame.scale) {
+            h = refined.imageToChamber
         }
         let corners = Homography(matrix: h)?.inverse.map { NeubauerGeometry.ruledAreaCorners.compactMap($0.apply) } ?? []
         let angleDeg = lines.angles[0] * 180 / .pi

@@ -1,0 +1,126 @@
+import Foundation
+import Hemocytometer
+import Imaging
+import Testing
+@testable import Vision
+
+@Suite("The chamber map under perspective")
+struct PerspectiveTests {
+    /// The true image -> chamber map of a 960 x 720 view of the central large square:
+    /// 1.1 µm per pixel, turned 3 degrees, centred on chamber (1500, 1500), seen with the
+    /// perspective terms `tilt` (per image pixel) about the view's centre.
+    static func truth(tilt: (Double, Double)) -> [Double] {
+        let (c, s) = (cos(3 * Double.pi / 180), sin(3 * Double.pi / 180))
+        let u = 1.1
+        // Chamber = centre + u R (p - view centre) / w, w = 1 + tilt . (p - view centre).
+        let (cx, cy) = (480.0, 360.0)
+        let a = [u * c, -u * s, 0, u * s, u * c, 0, tilt.0, tilt.1, 1]
+        let toCentre = [1.0, 0, -cx, 0, 1, -cy, 0, 0, 1]
+        let toChamber = [1.0, 0, 1500, 0, 1, 1500, 0, 0, 1]
+        return product(toChamber, product(a, toCentre))
+    }
+
+    static func product(_ a: [Double], _ b: [Double]) -> [Double] {
+        (0..<9).map { k -> Double in
+            let i = k / 3, j = k % 3
+            let first: Double = a[3 * i] * b[j]
+            return first + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j]
+        }
+    }
+
+    static func apply(_ m: [Double], _ x: Double, _ y: Double) -> (Double, Double) {
+        let w = m[6] * x + m[7] * y + m[8]
+        return ((m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w)
+    }
+
+    /// The ruling drawn through `map`: every stroke 2 pixels wide with a pixel of soft edge,
+    /// at 55 % of the grey background, plus a little noise.
+    static func view(map: [Double]) -> Image {
+        let (width, height) = (960, 720)
+        let strokes = NeubauerGeometry.rulingLines().flatMap { line in
+            line.strokePositionsUm.map { (position: $0, from: line.extentStartUm, to: line.extentEndUm) }
+        }
+        var random = TestSequence(state: 42)
+        var pixels = [UInt8](repeating: 0, count: width * height * 3)
+        for y in 0..<height {
+            for x in 0..<width {
+                let (u, v) = apply(map, Double(x), Double(y))
+                var cover = 0.0
+                for stroke in strokes {
+                    // Distance in pixels, about 1.1 µm each.
+                    if v >= stroke.from && v <= stroke.to { cover = max(cover, min(1, max(0, 1.5 - abs(u - stroke.position) / 1.1))) }
+                    if u >= stroke.from && u <= stroke.to { cover = max(cover, min(1, max(0, 1.5 - abs(v - stroke.position) / 1.1))) }
+                }
+                let grey = 0.8 * (1 - 0.45 * cover) + 0.02 * (random.next() - 0.5)
+                let value = UInt8(max(0, min(255, (grey * 255).rounded())))
+                let i = (y * width + x) * 3
+                pixels[i] = value
+                pixels[i + 1] = value
+                pixels[i + 2] = value
+            }
+        }
+        return Image(width: width, height: height, pixels: pixels)
+    }
+
+    /// The largest distance between the found map's chamber point and the truth's over a 5 x 4
+    /// lattice of the view, µm, modulo the 200 µm group squares: a view inside the central
+    /// large square does not tell which group it shows ("grid-origin-assumed").
+    static func largestError(_ found: [Double], _ truth: [Double]) -> Double {
+        var worst = 0.0
+        for x in stride(from: 40.0, through: 920, by: 220) {
+            for y in stride(from: 40.0, through: 680, by: 213) {
+                let (a, b) = (apply(found, x, y), apply(truth, x, y))
+                worst = max(worst, abs(remainder(a.0 - b.0, 200)), abs(remainder(a.1 - b.1, 200)))
+            }
+        }
+        return worst
+    }
+
+    static func grid(_ image: Image, perspective: Bool) throws -> GridResult {
+        var config = PipelineConfig()
+        config.gridPerspective = perspective
+        return try #require(try Pipeline(config: config).run(image).grid)
+    }
+
+    /// Seen off square, the affine registration misplaces the view's edges by tens of µm; the
+    /// refined map finds every point within 2 µm.
+    @Test func aViewSeenOffSquareIsMappedThroughAHomography() throws {
+        let truth = Self.truth(tilt: (6e-5, -5e-5))
+        let image = Self.view(map: truth)
+        let affine = try Self.grid(image, perspective: false)
+        let refined = try Self.grid(image, perspective: true)
+        #expect(Self.largestError(affine.imageToChamber, truth) > 10, "affine \(affine.imageToChamber)")
+        #expect(Self.largestError(refined.imageToChamber, truth) < 2, "refined \(refined.imageToChamber)")
+        #expect(refined.imageToChamber[6] != 0 && refined.imageToChamber[7] != 0)
+        // The calibration stays the registration's.
+        #expect(refined.umPerPixel == affine.umPerPixel)
+    }
+
+    /// Seen square on, the refinement, if kept, changes next to nothing.
+    @Test func aViewSeenSquareOnKeepsItsMap() throws {
+        let truth = Self.truth(tilt: (0, 0))
+        let image = Self.view(map: truth)
+        let affine = try Self.grid(image, perspective: false)
+        let refined = try Self.grid(image, perspective: true)
+        #expect(Self.largestError(affine.imageToChamber, truth) < 3)
+        #expect(Self.largestError(refined.imageToChamber, truth) < 3)
+    }
+
+    /// Without lines to see, nothing is refined, and nothing traps on a degenerate map.
+    @Test func noLinesNoRefinement() {
+        var flat = Plane(width: 200, height: 150)
+        for i in flat.data.indices { flat.data[i] = 1 + 0.001 * Float(i % 7) }
+        let map = Self.truth(tilt: (0, 0))
+        #expect(perspectiveRefined(flat, imageToChamber: map, scale: 2) == nil)
+        #expect(perspectiveRefined(flat, imageToChamber: [Double](repeating: .nan, count: 9), scale: 2) == nil)
+        #expect(perspectiveRefined(Plane(width: 4, height: 4), imageToChamber: map, scale: 2) == nil)
+        #expect(lineSightings(flat, imageToChamber: map, scale: 2, width: 400, height: 300, tiles: (4, 3), reach: (0.3, 40)).isEmpty)
+    }
+
+    @Test func theSettingIsAConfigurationKey() throws {
+        let off = try PipelineConfig.parse(Array(#"{"gridPerspective": false}"#.utf8))
+        #expect(!off.gridPerspective && PipelineConfig().gridPerspective)
+        #expect(off.configHash != PipelineConfig().configHash)
+        #expect(throws: (any Error).self) { try PipelineConfig.parse(Array(#"{"gridPerspective": 3}"#.utf8)) }
+    }
+}
