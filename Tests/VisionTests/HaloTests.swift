@@ -10,19 +10,10 @@ struct HaloTests {
     /// disc of debris, at (150, 30) a dark speck of radius 2.
     static func haloDiscAndSpeck(r: Double) -> Image {
         var canvas = Canvas(width: 180, height: 60)
-        canvas.paint(factor: (1.12, 1.12, 1.12), bounds: (0, 0, 59, 59)) { px, py in
-            let d2 = (px - 30) * (px - 30) + (py - 30) * (py - 30)
-            return d2 > r * r && d2 <= 1.96 * r * r
-        }
-        canvas.paint(factor: (0.8, 0.8, 0.8), bounds: (0, 0, 59, 59)) { px, py in
-            (px - 30) * (px - 30) + (py - 30) * (py - 30) <= r * r
-        }
-        canvas.paint(factor: (0.8, 0.79, 0.78), bounds: (60, 0, 119, 59)) { px, py in
-            (px - 90) * (px - 90) + (py - 30) * (py - 30) <= r * r
-        }
-        canvas.paint(factor: (0.4, 0.4, 0.4), bounds: (120, 0, 179, 59)) { px, py in
-            (px - 150) * (px - 150) + (py - 30) * (py - 30) <= 4
-        }
+        canvas.annulus(x: 30, y: 30, inner: r, outer: 1.4 * r, factor: (1.12, 1.12, 1.12))
+        canvas.annulus(x: 30, y: 30, outer: r, factor: (0.8, 0.8, 0.8))
+        canvas.annulus(x: 90, y: 30, outer: r, factor: (0.8, 0.79, 0.78))
+        canvas.annulus(x: 150, y: 30, outer: 2, factor: (0.4, 0.4, 0.4))
         canvas.blur(sigma: 0.8)
         return canvas.image(noise: 0.01)
     }

@@ -79,6 +79,15 @@ struct Canvas {
         }
     }
 
+    /// Multiplies the colour between `inner` and `outer` pixels from (x, y) by `factor`
+    /// (`inner` 0: a filled disc; `inner` excluded, `outer` included).
+    mutating func annulus(x: Double, y: Double, inner: Double = 0, outer: Double, factor: (Double, Double, Double)) {
+        paint(factor: factor, bounds: box(x, y, outer)) { px, py in
+            let d2 = (px - x) * (px - x) + (py - y) * (py - y)
+            return d2 <= outer * outer && (inner == 0 || d2 > inner * inner)
+        }
+    }
+
     private func box(_ x: Double, _ y: Double, _ r: Double) -> (Int, Int, Int, Int) {
         (Int((x - r - 1).rounded(.down)), Int((y - r - 1).rounded(.down)), Int((x + r + 1).rounded(.up)), Int((y + r + 1).rounded(.up)))
     }
