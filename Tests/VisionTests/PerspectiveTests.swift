@@ -17,20 +17,12 @@ struct PerspectiveTests {
         let a = [u * c, -u * s, 0, u * s, u * c, 0, tilt.0, tilt.1, 1]
         let toCentre = [1.0, 0, -cx, 0, 1, -cy, 0, 0, 1]
         let toChamber = [1.0, 0, 1500, 0, 1, 1500, 0, 0, 1]
-        return product(toChamber, product(a, toCentre))
-    }
-
-    static func product(_ a: [Double], _ b: [Double]) -> [Double] {
-        (0..<9).map { k -> Double in
-            let i = k / 3, j = k % 3
-            let first: Double = a[3 * i] * b[j]
-            return first + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j]
-        }
+        return Homography(matrix: toChamber)!.multiplied(by: Homography(matrix: a)!.multiplied(by: Homography(matrix: toCentre)!)).matrix
     }
 
     static func apply(_ m: [Double], _ x: Double, _ y: Double) -> (Double, Double) {
-        let w = m[6] * x + m[7] * y + m[8]
-        return ((m[0] * x + m[1] * y + m[2]) / w, (m[3] * x + m[4] * y + m[5]) / w)
+        let p = Homography(matrix: m)!.apply(Point(x: x, y: y))!
+        return (p.x, p.y)
     }
 
     /// The ruling drawn through `map`: every stroke 2 pixels wide with a pixel of soft edge,

@@ -126,12 +126,10 @@ private struct ChamberAxis {
     }
 }
 
-/// Chamber x (`axis` 0) or y (1) of image point (x, y) under the row-major map `m`.
+/// Chamber x (`axis` 0) or y (1) of image point (x, y) under the row-major map `m`
+/// (`Homography.apply`); nil where it maps to infinity.
 private func chamber(_ m: [Double], axis: Int, x: Double, y: Double) -> Double? {
-    let w = m[6] * x + m[7] * y + m[8]
-    guard abs(w) > 1e-12 else { return nil }
-    let v = (m[3 * axis] * x + m[3 * axis + 1] * y + m[3 * axis + 2]) / w
-    return v.isFinite ? v : nil
+    Homography(matrix: m)?.apply(Point(x: x, y: y)).map { axis == 0 ? $0.x : $0.y }
 }
 
 /// Where across a line the contrast profile peaks: the offset along `normal` (image pixels,
@@ -237,17 +235,12 @@ private func fitHomography(_ sightings: [LineSighting], width: Double, height: D
     let n = [h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], 1.0]
     let tp = [1 / ps, 0, -cx / ps, 0, 1 / ps, -cy / ps, 0, 0, 1]
     let tq = [qs, 0, qc, 0, qs, qc, 0, 0, 1]
-    let m = multiply(tq, multiply(n, tp))
+    guard let toChamber = Homography(matrix: tq), let fitted = Homography(matrix: n), let fromImage = Homography(matrix: tp)
+    else { return nil }
+    let m = toChamber.multiplied(by: fitted.multiplied(by: fromImage)).matrix
     guard abs(m[8]) > 1e-12 else { return nil }
     let out = m.map { $0 / m[8] }
     return out.allSatisfy(\.isFinite) ? out : nil
-}
-
-private func multiply(_ a: [Double], _ b: [Double]) -> [Double] {
-    (0..<9).map { k in
-        let i = k / 3, j = k % 3
-        return a[3 * i] * b[j] + a[3 * i + 1] * b[3 + j] + a[3 * i + 2] * b[6 + j]
-    }
 }
 
 /// How far a sighting lies from its line under a map, µm along the line's chamber axis.
