@@ -438,6 +438,24 @@ public struct PipelineConfig: Sendable, Equatable {
     /// The halo's (and the disc edge's) contrast against the background for `haloSectors`,
     /// as a fraction of the background's linear luminance.
     public var haloContrast: Double = 0.03
+    /// Colour images: a dark candidate whose half-contrast edge (`DiscEdge`) is round, this
+    /// share of 32 rays within 20 % of its median radius, is a live cell far out of focus
+    /// (a grey disc: no bright centre, no ring, no halo), not debris, when that radius is at
+    /// least `defocusedDiscMinRadius` of `minRadiusPx`. Not asked of candidates on a ruling
+    /// line. 0 = off.
+    public var defocusedDiscRoundness: Double = 0.9
+    /// The smallest half-contrast radius of a defocused disc (`defocusedDiscRoundness`), as a
+    /// fraction of `minRadiusPx`: blur leaves that edge where the disc's was, and dark specks
+    /// smaller than a cell are debris however round.
+    public var defocusedDiscMinRadius: Double = 0.9
+    /// The most a defocused disc's outline may show of lobes or corners (`DiscEdge.lobes`:
+    /// its largest harmonic 3 ... 8, fraction of its radius; `defocusedDiscRoundness`).
+    public var defocusedDiscMaxLobes: Double = 0.04
+    /// The widest a defocused disc's edge may rise, 10 % to 90 % of the way to the
+    /// background, as a fraction of its half-contrast radius (`DiscEdge.edgeWidth`;
+    /// `defocusedDiscRoundness`): a wider rise has no plateau inside, a speck smaller than
+    /// its blur.
+    public var defocusedDiscMaxEdgeWidth: Double = 1.15
 
     // MARK: nms / count
     /// Two detections overlapping by more than this circle IoU are one cell.

@@ -6,16 +6,15 @@ import Imaging
 @Suite("Clear rings and dark debris")
 struct ClearRingTests {
     /// A grey ring (dark rim 0.7 r ... r, centre left at background: a clear cell slightly out
-    /// of focus) at (30, 30) and a grey filled disc of the same size (debris) at (90, 30).
+    /// of focus) at (30, 30) and a grey filled oval of about the same area (debris: 1.25 r by
+    /// 0.8 r, not round like a cell seen out of focus) at (90, 30).
     static func ringAndDisc(r: Double) -> Image {
         var canvas = Canvas(width: 120, height: 60)
         canvas.paint(factor: (0.5, 0.5, 0.5), bounds: (0, 0, 59, 59)) { px, py in
             let d2 = (px - 30) * (px - 30) + (py - 30) * (py - 30)
             return d2 <= r * r && d2 >= 0.49 * r * r
         }
-        canvas.paint(factor: (0.55, 0.53, 0.5), bounds: (60, 0, 119, 59)) { px, py in
-            (px - 90) * (px - 90) + (py - 30) * (py - 30) <= r * r
-        }
+        canvas.ellipse(x: 90, y: 30, a: 1.25 * r, b: 0.8 * r, factor: (0.55, 0.53, 0.5))
         return canvas.image(noise: 0.02)
     }
 
@@ -36,7 +35,8 @@ struct ClearRingTests {
     @Test func theTraceShowsTheDebrisVerdictAndItsContrasts() throws {
         let image = Self.ringAndDisc(r: 7)
         let pipeline = Pipeline(config: PipelineConfig())
-        let (result, trace) = try pipeline.explain(image, probes: [.init(x: 30, y: 30), .init(x: 90, y: 30)], reach: 3)
+        // (The vote moves the oval's centre some 3 px along its long axis.)
+        let (result, trace) = try pipeline.explain(image, probes: [.init(x: 30, y: 30), .init(x: 90, y: 30)], reach: 5)
         func verdict(_ probe: Int) -> String? {
             trace.entries[probe].first { $0.step == "classify (verdicts)" }?.nearest?.note
         }
@@ -46,7 +46,7 @@ struct ClearRingTests {
         #expect(trace.lostAt(probe: 1) == "classify (debris rule)")
         #expect(verdict(0)?.hasPrefix("live: interior") == true, "\(verdict(0) ?? "no candidate")")
         #expect(result.detections.contains { abs($0.x - 30) < 3 && abs($0.y - 30) < 3 })
-        #expect(!result.detections.contains { abs($0.x - 90) < 3 && abs($0.y - 30) < 3 })
+        #expect(!result.detections.contains { abs($0.x - 90) < 5 && abs($0.y - 30) < 5 })
     }
 
     @Test func zeroTurnsTheRingRuleOff() {
@@ -131,6 +131,8 @@ struct ClearRingDepthTests {
         let image = Self.defocused()
         var config = PipelineConfig()
         config.clearRingDepth = 0
+        // (The disc edge would spare the cell as a round disc seen out of focus.)
+        config.defocusedDiscRoundness = 0
         let a = measureAppearance(image, x: 30, y: 30, r: 7)
         let verdict = debrisVerdict(a, x: 30, y: 30, r: 7, in: image, config: config)
         #expect(verdict.debris && verdict.ringDepth == nil)

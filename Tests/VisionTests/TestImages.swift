@@ -88,6 +88,14 @@ struct Canvas {
         }
     }
 
+    /// Multiplies the colour inside the ellipse of semi-axes `a` (along x) and `b` (along y)
+    /// about (x, y) by `factor`.
+    mutating func ellipse(x: Double, y: Double, a: Double, b: Double, factor: (Double, Double, Double)) {
+        paint(factor: factor, bounds: box(x, y, max(a, b))) { px, py in
+            (px - x) * (px - x) / (a * a) + (py - y) * (py - y) / (b * b) <= 1
+        }
+    }
+
     private func box(_ x: Double, _ y: Double, _ r: Double) -> (Int, Int, Int, Int) {
         (Int((x - r - 1).rounded(.down)), Int((y - r - 1).rounded(.down)), Int((x + r + 1).rounded(.up)), Int((y + r + 1).rounded(.up)))
     }

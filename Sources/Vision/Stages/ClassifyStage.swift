@@ -215,11 +215,14 @@ struct DebrisVerdict: Equatable {
     var ringDepth: Double?
     /// How many sectors showed a grey disc inside a bright halo (`haloSectors`).
     var halo: Int?
+    /// The half-contrast edge, when asked (`defocusedDiscRoundness`).
+    var disc: DiscEdge?
 }
 
 /// The debris rule for a candidate called live in a colour image: debris when unstained and
-/// dark (`isUnstainedDark`) unless it shows a grey disc inside a bright halo (`haloSectors`)
-/// or its profile a clear cell's ring at whatever radius (`clearRingDepth`).
+/// dark (`isUnstainedDark`) unless it shows a grey disc inside a bright halo (`haloSectors`),
+/// its profile a clear cell's ring at whatever radius (`clearRingDepth`), or its edge a round
+/// disc at least a cell wide (`DiscEdge`, `defocusedDiscRoundness`).
 ///
 /// - Parameters:
 ///   - a: the candidate's appearance (line-relative when it lies on a line).
@@ -237,9 +240,23 @@ func debrisVerdict(_ a: CellAppearance, x: Double, y: Double, r: Double, onLine:
         if sectors >= config.haloSectors { return DebrisVerdict(debris: false, halo: sectors) }
         halo = sectors
     }
-    guard config.clearRingDepth > 0 else { return DebrisVerdict(debris: true, halo: halo) }
-    let depth = clearRingDepth(image, x: x, y: y, r: r, background: a.backgroundLuminance)
-    return DebrisVerdict(debris: depth < config.clearRingDepth, ringDepth: depth, halo: halo)
+    var verdict = DebrisVerdict(debris: true, halo: halo)
+    if config.clearRingDepth > 0 {
+        let depth = clearRingDepth(image, x: x, y: y, r: r, background: a.backgroundLuminance)
+        verdict.ringDepth = depth
+        if depth >= config.clearRingDepth {
+            verdict.debris = false
+            return verdict
+        }
+    }
+    if config.defocusedDiscRoundness > 0, let edge = DiscEdge(image, x: x, y: y, r: r) {
+        verdict.disc = edge
+        verdict.debris = !edge.isDefocusedCell(minRadius: config.defocusedDiscMinRadius * config.minRadiusPx,
+                                                minShare: config.defocusedDiscRoundness,
+                                                maxLobes: config.defocusedDiscMaxLobes,
+                                                maxEdgeWidth: config.defocusedDiscMaxEdgeWidth)
+    }
+    return verdict
 }
 
 /// Stage 5: live/dead call for every candidate; candidates become detections, except dark
@@ -279,6 +296,9 @@ struct ClassifyStage: Stage {
             return verdict + ": interior \(fmt(a.interiorContrast)), centre \(fmt(a.centreContrast)), ring \(fmt(a.ringContrast))"
                 + (call.verdict?.halo.map { ", halo \($0) of 16" } ?? "")
                 + (call.verdict?.ringDepth.map { ", ring depth \(fmt($0))" } ?? "")
+                + (call.verdict?.disc.map {
+                    ", disc edge \(fmt($0.radius)) px, round \(fmt($0.roundShare)), lobes \(fmt($0.lobes)), rise \(fmt($0.edgeWidth))"
+                } ?? "")
         }
         frame.detections = calls.filter { !$0.debris }.map(\.detection)
         frame.trace?.record("classify (debris rule)", frame.detections, position: { ($0.x, $0.y, $0.r) }) { d in

@@ -1,0 +1,126 @@
+import Foundation
+import Imaging
+
+/// The edge a dark disc draws round a centre: along each of 32 rays, the first point (beyond
+/// 0.2 r) where the smoothed grey value climbs halfway from the centre's to the background's.
+///
+/// Why: a live cell far out of focus loses its bright centre and its ring and shows as a grey
+/// disc, which the debris rule takes for a dark unstained blob. Blur moves a disc's
+/// half-contrast edge hardly at all (a Gaussian's half level sits on the original edge), so
+/// the edge still says how large and how round the object is: a cell is round and at least a
+/// cell wide; debris is ragged, elongated or smaller than any cell.
+struct DiscEdge: Equatable {
+    /// Rays round the centre.
+    static let rays = 32
+    /// Sampling step along a ray, pixels.
+    static let step = 0.25
+    /// A ray agrees with the disc when its edge lies within this fraction of `radius`.
+    static let tolerance = 0.2
+
+    private static let directions = rayDirections(rays)
+
+    /// Median distance of the rays' edges from the centre, image pixels.
+    let radius: Double
+    /// Share of the rays whose edge lies within `tolerance` of `radius` (0 ... 1).
+    let roundShare: Double
+    /// The largest of the outline's harmonics 3 ... 8 (the edge's distance along the rays as a
+    /// Fourier series round the centre), as a fraction of `radius`: lobes, corners, a ragged
+    /// outline. An ellipse is harmonic 2 alone.
+    let lobes: Double
+    /// Median over the rays of the distance from 10 % to 90 % of the way up from the centre's
+    /// level to the background's, as a fraction of `radius`: under about 1 a disc wider than
+    /// its blur (a plateau inside the edge); a speck blurred to a cell's size rises all the
+    /// way from its middle (a Gaussian's 1.4).
+    let edgeWidth: Double
+
+    /// - Parameters:
+    ///   - image: the decoded image: its grey value R + 2G + B, smoothed (`binomialSmooth`).
+    ///   - x, y, r: the centre and the candidate's radius, image pixels. The background is the
+    ///     median of the rays' samples 2.0 ... 2.6 r out, the centre's level the median of
+    ///     those within 0.3 r.
+    /// - Returns: nil when the reach (2.6 r and a margin of 3 px) leaves the image, r is not
+    ///   usable, or the centre is not darker than the background.
+    init?(_ image: Image, x: Double, y: Double, r: Double) {
+        guard x.isFinite, y.isFinite, r.isFinite, r > 0, r < 1e4 else { return nil }
+        let reach = 2.6 * r, margin = 3.0
+        // Compared as doubles first: an integer conversion of a coordinate far outside traps.
+        guard x - reach - margin >= 0, y - reach - margin >= 0, x + reach + margin <= Double(image.width - 1),
+              y + reach + margin <= Double(image.height - 1) else { return nil }
+        let x0 = Int((x - reach - margin).rounded(.down)), y0 = Int((y - reach - margin).rounded(.down))
+        let width = Int((x + reach + margin).rounded(.up)) - x0 + 1
+        let height = Int((y + reach + margin).rounded(.up)) - y0 + 1
+        let steps = Int(reach / Self.step)
+        let cx = x - Double(x0), cy = y - Double(y0)
+        let measured: (radii: [Double], rise: Double)? =
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * width * height + Self.rays * steps) { buffer in
+                let grey = buffer.baseAddress!, smooth = grey + width * height, profiles = smooth + width * height
+                greyWindow(image, x0: x0, y0: y0, width: width, height: height, into: grey)
+                binomialSmooth(grey, into: smooth, width: width, height: height)
+                func sample(_ px: Double, _ py: Double) -> Float {
+                    let ix = Int(px), iy = Int(py)
+                    let fx = Float(px - Double(ix)), fy = Float(py - Double(iy))
+                    let p = smooth + iy * width + ix
+                    let top = p[0] + fx * (p[1] - p[0])
+                    let bottom = p[width] + fx * (p[width + 1] - p[width])
+                    return top + fy * (bottom - top)
+                }
+                var inner: [Float] = [], outer: [Float] = []
+                for (k, (dx, dy)) in Self.directions.enumerated() {
+                    for i in 0..<steps {
+                        let t = Double(i) * Self.step
+                        let v = sample(cx + t * dx, cy + t * dy)
+                        profiles[k * steps + i] = v
+                        if t <= 0.3 * r { inner.append(v) } else if t >= 2 * r { outer.append(v) }
+                    }
+                }
+                guard let centre = median(inner), let background = median(outer), centre < background else { return nil }
+                func firstStep(_ profile: UnsafeMutablePointer<Float>, from: Double, reaching level: Float) -> Int? {
+                    (0..<steps).first { Double($0) * Self.step >= from && profile[$0] >= level }
+                }
+                let contrast = background - centre
+                var radii: [Double] = [], rises: [Float] = []
+                for k in 0..<Self.rays {
+                    let profile = profiles + k * steps
+                    let half = firstStep(profile, from: 0.2 * r, reaching: centre + 0.5 * contrast)
+                    radii.append(half.map { Double($0) * Self.step } ?? reach)
+                    if let low = firstStep(profile, from: 0, reaching: centre + 0.1 * contrast),
+                       let high = firstStep(profile, from: 0, reaching: centre + 0.9 * contrast) {
+                        rises.append(Float(high - low) * Float(Self.step))
+                    }
+                }
+                return (radii, median(rises).map(Double.init) ?? .infinity)
+            }
+        guard let measured, let radius = median(measured.radii.map { Float($0) }).map(Double.init), radius > 0
+        else { return nil }
+        self.radius = radius
+        let agreeing = measured.radii.filter { abs($0 - radius) <= Self.tolerance * radius }.count
+        roundShare = Double(agreeing) / Double(Self.rays)
+        lobes = (3...8).map { harmonic(measured.radii, $0) }.max()! / radius
+        edgeWidth = measured.rise / radius
+    }
+
+    /// Whether the edge is a cell's seen out of focus: at least `minRadius` wide, `roundShare`
+    /// at least `minShare`, `lobes` at most `maxLobes` and `edgeWidth` at most `maxEdgeWidth`.
+    func isDefocusedCell(minRadius: Double, minShare: Double, maxLobes: Double, maxEdgeWidth: Double) -> Bool {
+        radius >= minRadius && roundShare >= minShare && lobes <= maxLobes && edgeWidth <= maxEdgeWidth
+    }
+}
+
+/// Amplitude of harmonic `k` of `values` taken round a circle (evenly spaced angles): the
+/// magnitude of their discrete Fourier coefficient, times 2 / count.
+private func harmonic(_ values: [Double], _ k: Int) -> Double {
+    var re = 0.0, im = 0.0
+    for (j, v) in values.enumerated() {
+        let a = 2 * Double.pi * Double(k * j) / Double(values.count)
+        re += v * cos(a)
+        im -= v * sin(a)
+    }
+    return 2 * (re * re + im * im).squareRoot() / Double(values.count)
+}
+
+/// Median of `values` (nil when empty; the upper middle of an even count).
+private func median(_ values: [Float]) -> Float? {
+    guard !values.isEmpty else { return nil }
+    let sorted = values.sorted()
+    return sorted[sorted.count / 2]
+}
