@@ -178,11 +178,31 @@ private func linePeak(_ flat: Plane, scale s: Double, at p: (x: Double, y: Doubl
     guard best > count - limit, best < count + limit else { return nil }
     let median = smoothed.sorted()[smoothed.count / 2]
     guard smoothed[best] - median >= 0.02 else { return nil }
+    // A triple line whose strokes lie further apart than the box peaks at an outer stroke:
+    // its middle is the middle of the run above half the peak, which spans all three.
+    if smoothing > 0, let middle = halfPeakMiddle(smoothed, peak: best, floor: median) {
+        return (middle - Double(count)) * step
+    }
     // Sub-sample peak: the parabola through the peak and its neighbours.
     let a = smoothed[best - 1], b = smoothed[best], c = smoothed[best + 1]
     let den = a - 2 * b + c
     let fraction = den < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / den)) : 0
     return (Double(best - count) + fraction) * step
+}
+
+/// The middle of the run of `profile` round `peak` that stands above halfway from `floor` to
+/// the peak, each end placed between samples by linear interpolation; nil when the run
+/// reaches either end of the profile (its extent unknown).
+func halfPeakMiddle(_ profile: [Double], peak: Int, floor: Double) -> Double? {
+    let level = 0.5 * (floor + profile[peak])
+    var lo = peak, hi = peak
+    while lo > 0, profile[lo - 1] > level { lo -= 1 }
+    while hi < profile.count - 1, profile[hi + 1] > level { hi += 1 }
+    guard lo > 0, hi < profile.count - 1 else { return nil }
+    // Where the profile crosses the level between the run's ends and the samples outside.
+    let left = Double(lo) - (profile[lo] - level) / (profile[lo] - profile[lo - 1])
+    let right = Double(hi) + (profile[hi] - level) / (profile[hi] - profile[hi + 1])
+    return 0.5 * (left + right)
 }
 
 /// The homography (h33 = 1) through the sightings by linear least squares, refitted once
