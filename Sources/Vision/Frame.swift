@@ -79,6 +79,9 @@ public struct DetectedGrid: Sendable, Equatable {
     /// The registration told both families' spacing (no "grid-scale-assumed"), so where the
     /// triple lines lie is known, not guessed.
     public var scaleKnown: Bool = false
+    /// Half the width of the triple lines as the view shows them, µm (`tripleLineHalfWidth`);
+    /// nil when not measured.
+    public var tripleHalfWidthUm: Double? = nil
 }
 
 /// Everything the stages hand to each other. Planes are at the working scale

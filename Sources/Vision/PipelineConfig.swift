@@ -285,6 +285,15 @@ public struct PipelineConfig: Sendable, Equatable {
     /// squares face their centres all round and hold no cell more often than a cell's centre
     /// falls in them. 0 = off.
     public var tripleCrossingMarginPx: Double = 2
+    /// The core of two crossing triple lines (`tripleCrossingMarginPx`) reaches to the outer
+    /// strokes' middles as the view shows them, when they lie further out than
+    /// `tripleLineOffsetUm`: half the triple lines' measured width (`tripleLineHalfWidth`: the
+    /// run of their profile above half its peak) less `tripleStrokeAllowanceUm`. Heavy triple
+    /// lines drawn wide apart leave their little squares outside the nominal core.
+    /// (Nineteenth session: the third generator's draws 0.9394 -> 0.9395 and 0.9257 -> 0.9268,
+    /// 7 of their blank-control detections fewer; the six independent draws and the Goldens
+    /// unchanged.)
+    public var tripleWidthMeasured: Bool = true
     /// A candidate that passed the boundary test is dropped when the same disc a few radii
     /// further along a ruling direction (`lineStep`: 2.2 ... 4 radii, whole pixels) differs
     /// from it by less than this many times the difference noise alone would give

@@ -81,6 +81,7 @@ enum ConfigKey {
             .flag("roundRimAtMargin", \.roundRimAtMargin),
             .number("crossingLineContrast", \.crossingLineContrast, 0...100),
             .number("tripleCrossingMarginPx", \.tripleCrossingMarginPx, 0...100),
+            .flag("tripleWidthMeasured", \.tripleWidthMeasured),
             .number("lineShiftRatio", \.lineShiftRatio, 0...1000),
             .number("keepUnvotedCoverage", \.keepUnvotedCoverage, 0...1),
             .flag("lineSubtraction", \.lineSubtraction),

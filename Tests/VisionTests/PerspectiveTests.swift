@@ -101,15 +101,43 @@ struct PerspectiveTests {
         #expect(Self.largestError(refined.imageToChamber, truth) < 1, "refined \(refined.imageToChamber)")
     }
 
+    /// The triple lines' half width as the view shows them: wider strokes apart, wider; the
+    /// same whether the map is refined or not, as long as it finds the lines.
+    static func gridFrame(_ image: Image, config: PipelineConfig = PipelineConfig()) throws -> Frame {
+        var frame = Frame(image: image, config: config)
+        for stage in [NormalizeStage(), IlluminationStage(), GridStage()] as [any Stage] { try stage.run(&frame) }
+        return frame
+    }
+
+    @Test func theTripleLinesWidthIsMeasured() throws {
+        let truth = Self.truth(tilt: (0, 0))
+        var widths: [Double] = []
+        for offset in [5.0, 6.0] {
+            let image = Self.view(map: truth, tripleOffsetUm: offset)
+            let frame = try Self.gridFrame(image)
+            let grid = try #require(frame.grid)
+            let width = try #require(grid.tripleHalfWidthUm)
+            let again = tripleLineHalfWidth(frame.flat, imageToChamber: truth, scale: frame.scale)
+            #expect(abs(width - (again ?? 0)) < 0.5, "\(width) \(again ?? 0)")
+            widths.append(width)
+        }
+        // Strokes 1.1 µm either side of their middles at full darkness, fading 0.7 µm further.
+        #expect(widths[0] > 5 && widths[0] < 8 && widths[1] > widths[0] + 0.6, "\(widths)")
+        var off = PipelineConfig()
+        off.tripleWidthMeasured = false
+        #expect(try Self.gridFrame(Self.view(map: truth), config: off).grid?.tripleHalfWidthUm == nil)
+    }
+
     /// The middle of a profile's run above half its peak: three strokes' peaks give their
     /// middle whichever stroke is highest; a run reaching the profile's end gives none.
     @Test func theHalfPeakRunGivesTheMiddle() throws {
         let triple: [Double] = [0, 0, 0.1, 1, 0.6, 0.8, 0.6, 0.9, 0.1, 0, 0]
-        let middle = try #require(halfPeakMiddle(triple, peak: 3, floor: 0))
-        #expect(abs(middle - 5) < 0.1, "\(middle)")
-        #expect(halfPeakMiddle([0, 0.2, 1, 0.2, 0], peak: 2, floor: 0) == 2)
-        #expect(halfPeakMiddle([1, 0.9, 0.2, 0], peak: 0, floor: 0) == nil)
-        #expect(halfPeakMiddle([0, 0.2, 0.9, 1], peak: 3, floor: 0) == nil)
+        let run = try #require(halfPeakRun(triple, peak: 3, floor: 0))
+        #expect(abs(0.5 * (run.start + run.end) - 5) < 0.1 && abs(run.end - run.start - 5) < 0.2, "\(run)")
+        let single = try #require(halfPeakRun([0, 0.2, 1, 0.2, 0], peak: 2, floor: 0))
+        #expect(0.5 * (single.start + single.end) == 2)
+        #expect(halfPeakRun([1, 0.9, 0.2, 0], peak: 0, floor: 0) == nil)
+        #expect(halfPeakRun([0, 0.2, 0.9, 1], peak: 3, floor: 0) == nil)
     }
 
     /// Seen square on, the refinement, if kept, changes next to nothing.
@@ -137,6 +165,9 @@ struct PerspectiveTests {
         let off = try PipelineConfig.parse(Array(#"{"gridPerspective": false}"#.utf8))
         #expect(!off.gridPerspective && PipelineConfig().gridPerspective)
         #expect(off.configHash != PipelineConfig().configHash)
+        let nominal = try PipelineConfig.parse(Array(#"{"tripleWidthMeasured": false}"#.utf8))
+        #expect(!nominal.tripleWidthMeasured && PipelineConfig().tripleWidthMeasured)
+        #expect(throws: (any Error).self) { try PipelineConfig.parse(Array(#"{"tripleWidthMeasured": 1}"#.utf8)) }
         #expect(throws: (any Error).self) { try PipelineConfig.parse(Array(#"{"gridPerspective": 3}"#.utf8)) }
     }
 }

@@ -45,4 +45,17 @@ struct TripleCrossingTests {
         #expect(!isInTripleCrossingCore(x: p.x, y: p.y, imageToChamber: Self.toChamber, marginUm: 1.6))
         #expect(isInTripleCrossingCore(x: p.x, y: p.y, imageToChamber: Self.toChamber, marginUm: 4.5))
     }
+
+    /// Triple lines measured wide (`tripleLineHalfWidth`) widen the core to their outer
+    /// strokes' middles (half the width less `tripleStrokeAllowanceUm`); measured narrower
+    /// than the geometry's, they leave it as it is.
+    @Test func measuredWideTripleLinesWidenTheCore() {
+        let p = Self.image(ofChamber: 1000 + 9, 1200 - 9)
+        #expect(!isInTripleCrossingCore(x: p.x, y: p.y, imageToChamber: Self.toChamber, marginUm: 1.6))
+        #expect(!isInTripleCrossingCore(x: p.x, y: p.y, imageToChamber: Self.toChamber, marginUm: 1.6, halfWidthUm: 6))
+        #expect(isInTripleCrossingCore(x: p.x, y: p.y, imageToChamber: Self.toChamber, marginUm: 1.6, halfWidthUm: 11))
+        let nominal = Self.image(ofChamber: 1000 + 6, 1200 + 6)
+        #expect(isInTripleCrossingCore(x: nominal.x, y: nominal.y, imageToChamber: Self.toChamber, marginUm: 1.6,
+                                       halfWidthUm: 2))
+    }
 }

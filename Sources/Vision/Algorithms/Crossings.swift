@@ -128,14 +128,25 @@ public func isCrossingResidue(_ contrast: Plane, x: Double, y: Double, brightnes
 ///   - x, y: image pixels.
 ///   - imageToChamber: the grid stage's mapping (image pixels to chamber µm).
 ///   - marginUm: allowance for the registration and the candidate's centre, µm.
-public func isInTripleCrossingCore(x: Double, y: Double, imageToChamber: Homography, marginUm: Double) -> Bool {
+///   - halfWidthUm: half the width the view's triple lines measure (`tripleLineHalfWidth`;
+///     nil: not measured). Less `tripleStrokeAllowanceUm` it stands for the outer strokes'
+///     middles, and it widens the core when that lies beyond `tripleLineOffsetUm`.
+public func isInTripleCrossingCore(x: Double, y: Double, imageToChamber: Homography, marginUm: Double,
+                                   halfWidthUm: Double? = nil) -> Bool {
     guard let p = imageToChamber.apply(Point(x: x, y: y)) else { return false }
-    let reach = NeubauerGeometry.tripleLineOffsetUm + marginUm
+    let reach = max(NeubauerGeometry.tripleLineOffsetUm, (halfWidthUm ?? 0) - tripleStrokeAllowanceUm) + marginUm
     func nearTriple(_ v: Double) -> Bool {
         tripleLinePositionsUm.contains { abs(v - $0) <= reach }
     }
     return nearTriple(p.x) && nearTriple(p.y)
 }
+
+/// How far a triple line's measured half width (`tripleLineHalfWidth`) reaches past its outer
+/// strokes' middles, µm: half a stroke, and what the 10 µm box that merges the strokes adds.
+/// (Measured 6-7.5 µm on synthetic rulings of 5 µm offset and 2-3 µm strokes; with 1.5 µm
+/// allowed, the six independent draws lost 13 cells and with none 14, in the core's wider edge;
+/// with 3 µm none.)
+let tripleStrokeAllowanceUm = 3.0
 
 /// Middle positions of the triple lines (the same for both axes; each spans the ruled area).
 let tripleLinePositionsUm: [Double] = NeubauerGeometry.rulingLines().filter { $0.style == .triple }.map(\.positionUm)

@@ -8,6 +8,9 @@ struct LineSighting: Sendable, Equatable {
     var y: Double
     var chamber: Double
     var axis: Int
+    /// A triple line's half width as seen, µm: half its profile's run above half the peak
+    /// (`halfPeakRun`); nil for a single line, or where the run's ends were not seen.
+    var halfWidthUm: Double? = nil
 }
 
 /// The registered image -> chamber map refined to a homography from where the ruling's lines
@@ -97,10 +100,11 @@ func lineSightings(_ flat: Plane, imageToChamber m: [Double], scale s: Double, w
                     // A triple line's strokes merge into one peak over twice their offset.
                     let smoothing = line.style == .triple ? 2 * NeubauerGeometry.tripleLineOffsetUm / local.gradientNorm : 0
                     let length = 0.3 * min(tileWidth, tileHeight)
-                    guard let offset = linePeak(flat, scale: s, at: (px, py), normal: local.normal, reach: reachPx,
-                                                smoothing: smoothing, length: length) else { continue }
-                    found.append(LineSighting(x: px + offset * local.normal.x, y: py + offset * local.normal.y,
-                                              chamber: line.positionUm, axis: axis))
+                    guard let peak = linePeak(flat, scale: s, at: (px, py), normal: local.normal, reach: reachPx,
+                                              smoothing: smoothing, length: length) else { continue }
+                    found.append(LineSighting(x: px + peak.offset * local.normal.x, y: py + peak.offset * local.normal.y,
+                                              chamber: line.positionUm, axis: axis,
+                                              halfWidthUm: peak.halfWidth.map { $0 * local.gradientNorm }))
                 }
             }
         }
@@ -136,8 +140,10 @@ private func chamber(_ m: [Double], axis: Int, x: Double, y: Double) -> Double? 
 /// within `reach`) of the largest mean contrast (`|flat - 1|`) over a stretch `length` pixels
 /// long, after a box of `smoothing` pixels; nil when the stretch leaves the plane, the peak lies
 /// at the search's end, or stands less than 0.02 above the profile's median (no line there).
+/// With a box (a triple line), the middle of the run above half the peak instead, and half
+/// that run's width (image pixels; nil when the run reaches the profile's ends).
 private func linePeak(_ flat: Plane, scale s: Double, at p: (x: Double, y: Double), normal n: (x: Double, y: Double),
-                      reach: Double, smoothing: Double, length: Double) -> Double? {
+                      reach: Double, smoothing: Double, length: Double) -> (offset: Double, halfWidth: Double?)? {
     // One working pixel a step across, three along: the stretch's mean is what locates.
     let step = s, half = smoothing / 2
     let count = Int(((reach + half) / step).rounded(.up))
@@ -180,20 +186,22 @@ private func linePeak(_ flat: Plane, scale s: Double, at p: (x: Double, y: Doubl
     guard smoothed[best] - median >= 0.02 else { return nil }
     // A triple line whose strokes lie further apart than the box peaks at an outer stroke:
     // its middle is the middle of the run above half the peak, which spans all three.
-    if smoothing > 0, let middle = halfPeakMiddle(smoothed, peak: best, floor: median) {
-        return (middle - Double(count)) * step
+    // Halfway up from the profile's lowest point: a heavy triple line fills much of the
+    // search, and its median lies on the line.
+    if smoothing > 0, let run = halfPeakRun(smoothed, peak: best, floor: smoothed.min()!) {
+        return ((0.5 * (run.start + run.end) - Double(count)) * step, 0.5 * (run.end - run.start) * step)
     }
     // Sub-sample peak: the parabola through the peak and its neighbours.
     let a = smoothed[best - 1], b = smoothed[best], c = smoothed[best + 1]
     let den = a - 2 * b + c
     let fraction = den < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / den)) : 0
-    return (Double(best - count) + fraction) * step
+    return ((Double(best - count) + fraction) * step, nil)
 }
 
-/// The middle of the run of `profile` round `peak` that stands above halfway from `floor` to
-/// the peak, each end placed between samples by linear interpolation; nil when the run
-/// reaches either end of the profile (its extent unknown).
-func halfPeakMiddle(_ profile: [Double], peak: Int, floor: Double) -> Double? {
+/// Where the run of `profile` round `peak` that stands above halfway from `floor` to the peak
+/// starts and ends, in samples, each end placed between samples by linear interpolation; nil
+/// when the run reaches either end of the profile (its extent unknown).
+func halfPeakRun(_ profile: [Double], peak: Int, floor: Double) -> (start: Double, end: Double)? {
     let level = 0.5 * (floor + profile[peak])
     var lo = peak, hi = peak
     while lo > 0, profile[lo - 1] > level { lo -= 1 }
@@ -202,7 +210,24 @@ func halfPeakMiddle(_ profile: [Double], peak: Int, floor: Double) -> Double? {
     // Where the profile crosses the level between the run's ends and the samples outside.
     let left = Double(lo) - (profile[lo] - level) / (profile[lo] - profile[lo - 1])
     let right = Double(hi) + (profile[hi] - level) / (profile[hi] - profile[hi + 1])
-    return 0.5 * (left + right)
+    return (left, right)
+}
+
+/// Half the width of the ruling's triple lines as the view shows them, µm: the median of
+/// `LineSighting.halfWidthUm` over the triple lines seen near where `imageToChamber` puts
+/// them (`lineSightings`, tiles of `perspectiveRefined`); nil when fewer than three are seen.
+///
+/// Why: manufacturers draw a triple line's strokes a few µm apart, more or less, and heavier
+/// or lighter: where two cross, the little squares between their strokes pass for cells over
+/// the whole extent the lines really cover, not over the geometry's nominal one.
+func tripleLineHalfWidth(_ flat: Plane, imageToChamber: [Double], scale: Int, tiles: (columns: Int, rows: Int) = (4, 3))
+    -> Double? {
+    guard Homography(matrix: imageToChamber) != nil, scale >= 1, flat.width >= 16, flat.height >= 16 else { return nil }
+    let s = Double(scale)
+    let widths = lineSightings(flat, imageToChamber: imageToChamber, scale: s, width: Double(flat.width) * s,
+                               height: Double(flat.height) * s, tiles: tiles, reach: (0.25, 15)).compactMap(\.halfWidthUm)
+    guard widths.count >= 3 else { return nil }
+    return widths.sorted()[widths.count / 2]
 }
 
 /// The homography (h33 = 1) through the sightings by linear least squares, refitted once

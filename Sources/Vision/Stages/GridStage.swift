@@ -249,8 +249,11 @@ struct GridStage: Stage {
         let result = GridResult(corners: corners, umPerPixel: umPerPixel,
                                 angleDegrees: angleDeg > 90 ? angleDeg - 180 : angleDeg, imageToChamber: h)
         let scaleKnown = fits.allSatisfy(\.scaleKnown)
+        let tripleHalfWidth = config.tripleWidthMeasured && scaleKnown
+            ? tripleLineHalfWidth(frame.flat, imageToChamber: h, scale: frame.scale) : nil
         frame.grid = DetectedGrid(angles: lines.angles, spacings: lines.spacings, phases: lines.phases,
-                                  strengths: lines.strengths, result: result, scaleKnown: scaleKnown)
+                                  strengths: lines.strengths, result: result, scaleKnown: scaleKnown,
+                                  tripleHalfWidthUm: tripleHalfWidth)
         if !scaleKnown { frame.flag("grid-scale-assumed") }
         if !fits.allSatisfy(\.originKnown) { frame.flag("grid-origin-assumed") }
         if config.sizeFrom == .calibration {

@@ -130,7 +130,8 @@ extension CandidateMaps {
               let toChamber = Homography(matrix: grid.result.imageToChamber) else { return nil }
         let marginUm = config.tripleCrossingMarginPx * grid.result.umPerPixel
         return found.filter { c in
-            guard isInTripleCrossingCore(x: c.x, y: c.y, imageToChamber: toChamber, marginUm: marginUm) else { return true }
+            guard isInTripleCrossingCore(x: c.x, y: c.y, imageToChamber: toChamber, marginUm: marginUm,
+                                         halfWidthUm: grid.tripleHalfWidthUm) else { return true }
             let working = toWorking(c)
             // A dead cell on the crossing shows its boundary on the stain map; the crossing's
             // dark core can read as stained at its centre (the colour ratio of pixels that hold
