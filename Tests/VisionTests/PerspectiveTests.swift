@@ -138,6 +138,8 @@ struct PerspectiveTests {
         #expect(0.5 * (single.start + single.end) == 2)
         #expect(halfPeakRun([1, 0.9, 0.2, 0], peak: 0, floor: 0) == nil)
         #expect(halfPeakRun([0, 0.2, 0.9, 1], peak: 3, floor: 0) == nil)
+        #expect(halfPeakRun([0.5, 0.5, 0.5], peak: 1, floor: 0.5) == nil)
+        #expect(halfPeakRun([0, 1, 0], peak: 3, floor: 0) == nil)
     }
 
     /// Seen square on, the refinement, if kept, changes next to nothing.

@@ -34,7 +34,8 @@ struct DiscEdge: Equatable {
     let edgeWidth: Double
 
     /// - Parameters:
-    ///   - image: the decoded image: its grey value R + 2G + B, smoothed (`binomialSmooth`).
+    ///   - image: the decoded image: its grey value R + 2G + B, smoothed
+    ///     (`withSmoothedGreyWindow`).
     ///   - x, y, r: the centre and the candidate's radius, image pixels. The background is the
     ///     median of the rays' samples 2.0 ... 2.6 r out, the centre's level the median of
     ///     those within 0.3 r.
@@ -42,20 +43,13 @@ struct DiscEdge: Equatable {
     ///   usable, or the centre is not darker than the background.
     init?(_ image: Image, x: Double, y: Double, r: Double) {
         guard x.isFinite, y.isFinite, r.isFinite, r > 0, r < 1e4 else { return nil }
-        let reach = 2.6 * r, margin = 3.0
-        // Compared as doubles first: an integer conversion of a coordinate far outside traps.
-        guard x - reach - margin >= 0, y - reach - margin >= 0, x + reach + margin <= Double(image.width - 1),
-              y + reach + margin <= Double(image.height - 1) else { return nil }
-        let x0 = Int((x - reach - margin).rounded(.down)), y0 = Int((y - reach - margin).rounded(.down))
-        let width = Int((x + reach + margin).rounded(.up)) - x0 + 1
-        let height = Int((y + reach + margin).rounded(.up)) - y0 + 1
-        let steps = Int(reach / Self.step)
-        let cx = x - Double(x0), cy = y - Double(y0)
-        let measured: (radii: [Double], rise: Double)? =
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * width * height + Self.rays * steps) { buffer in
-                let grey = buffer.baseAddress!, smooth = grey + width * height, profiles = smooth + width * height
-                greyWindow(image, x0: x0, y0: y0, width: width, height: height, into: grey)
-                binomialSmooth(grey, into: smooth, width: width, height: height)
+        let reach = 2.6 * r
+        let measured: (radii: [Double], rise: Double)? = withSmoothedGreyWindow(image, x: x, y: y, reach: reach) {
+            smooth, width, _, cx, cy in
+            // (Inside the image, the reach is bounded.)
+            let steps = Int(reach / Self.step)
+            return withUnsafeTemporaryAllocation(of: Float.self, capacity: Self.rays * steps) { buffer in
+                let profiles = buffer.baseAddress!
                 func sample(_ px: Double, _ py: Double) -> Float {
                     let ix = Int(px), iy = Int(py)
                     let fx = Float(px - Double(ix)), fy = Float(py - Double(iy))
@@ -90,6 +84,7 @@ struct DiscEdge: Equatable {
                 }
                 return (radii, median(rises).map(Double.init) ?? .infinity)
             }
+        } ?? nil
         guard let measured, let radius = median(measured.radii.map { Float($0) }).map(Double.init), radius > 0
         else { return nil }
         self.radius = radius

@@ -200,8 +200,11 @@ private func linePeak(_ flat: Plane, scale s: Double, at p: (x: Double, y: Doubl
 
 /// Where the run of `profile` round `peak` that stands above halfway from `floor` to the peak
 /// starts and ends, in samples, each end placed between samples by linear interpolation; nil
-/// when the run reaches either end of the profile (its extent unknown).
+/// when the run reaches either end of the profile (its extent unknown) or the peak does not
+/// stand above the floor.
 func halfPeakRun(_ profile: [Double], peak: Int, floor: Double) -> (start: Double, end: Double)? {
+    // A peak above the floor keeps the run's ends apart from the level (no 0 / 0 below).
+    guard profile.indices.contains(peak), profile[peak] > floor else { return nil }
     let level = 0.5 * (floor + profile[peak])
     var lo = peak, hi = peak
     while lo > 0, profile[lo - 1] > level { lo -= 1 }

@@ -50,46 +50,36 @@ struct RimCircle: Equatable {
     ///   is not usable: nothing measured.
     init?(_ image: Image, x: Double, y: Double, r: Double) {
         guard x.isFinite, y.isFinite, r.isFinite, r > 0 else { return nil }
-        // The smoothing leaves its two outermost rows and columns unwritten; a bilinear sample
-        // reads one pixel on.
-        let reach = 1.8 * r, margin = 3.0
-        // Compared as doubles first: an integer conversion of a coordinate far outside traps.
-        guard x - reach - margin >= 0, y - reach - margin >= 0, x + reach + margin <= Double(image.width - 1),
-              y + reach + margin <= Double(image.height - 1) else { return nil }
-        let x0 = Int((x - reach - margin).rounded(.down)), y0 = Int((y - reach - margin).rounded(.down))
-        let width = Int((x + reach + margin).rounded(.up)) - x0 + 1
-        let height = Int((y + reach + margin).rounded(.up)) - y0 + 1
-        // Samples about a pixel apart along each ray; the darkest is placed between its
-        // neighbours by the parabola through the three.
-        let steps = min(Self.maxSteps, max(11, Int(1.5 * r) + 1))
-        let cx = x - Double(x0), cy = y - Double(y0)
-        let darkest = withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * width * height + steps) { buffer in
-            let grey = buffer.baseAddress!, smooth = grey + width * height, values = smooth + width * height
-            greyWindow(image, x0: x0, y0: y0, width: width, height: height, into: grey)
-            binomialSmooth(grey, into: smooth, width: width, height: height)
-            let first = 0.3 * r, step = 1.5 * r / Double(steps - 1)
-            return Self.directions.map { dx, dy in
-                // Positions in fixed point (1/65536 px), stepped by integer adds: inside the
-                // window by the margin, so all four neighbours of a sample are there, and no
-                // conversion from floating point (each checked) is needed per sample.
-                let one = 65536.0
-                var px = Int(((cx + first * dx) * one).rounded(.down)), py = Int(((cy + first * dy) * one).rounded(.down))
-                let sx = Int((step * dx * one).rounded()), sy = Int((step * dy * one).rounded())
-                var at = 0
-                for i in 0..<steps {
-                    let fx = Float(px & 0xFFFF) * (1 / 65536), fy = Float(py & 0xFFFF) * (1 / 65536)
-                    let p = smooth + ((py &>> 16) &* width &+ (px &>> 16))
-                    let top = p[0] + fx * (p[1] - p[0])
-                    let bottom = p[width] + fx * (p[width &+ 1] - p[width])
-                    values[i] = top + fy * (bottom - top)
-                    if values[i] < values[at] { at = i }
-                    px &+= sx
-                    py &+= sy
+        let found = withSmoothedGreyWindow(image, x: x, y: y, reach: 1.8 * r) { smooth, width, _, cx, cy in
+            // Samples about a pixel apart along each ray; the darkest is placed between its
+            // neighbours by the parabola through the three. (Inside the image, r is bounded.)
+            let steps = min(Self.maxSteps, max(11, Int(1.5 * r) + 1))
+            return withUnsafeTemporaryAllocation(of: Float.self, capacity: steps) { buffer in
+                let values = buffer.baseAddress!
+                let first = 0.3 * r, step = 1.5 * r / Double(steps - 1)
+                return Self.directions.map { dx, dy in
+                    // Positions in fixed point (1/65536 px), stepped by integer adds: inside the
+                    // window by the margin, so all four neighbours of a sample are there, and no
+                    // conversion from floating point (each checked) is needed per sample.
+                    let one = 65536.0
+                    var px = Int(((cx + first * dx) * one).rounded(.down)), py = Int(((cy + first * dy) * one).rounded(.down))
+                    let sx = Int((step * dx * one).rounded()), sy = Int((step * dy * one).rounded())
+                    var at = 0
+                    for i in 0..<steps {
+                        let fx = Float(px & 0xFFFF) * (1 / 65536), fy = Float(py & 0xFFFF) * (1 / 65536)
+                        let p = smooth + ((py &>> 16) &* width &+ (px &>> 16))
+                        let top = p[0] + fx * (p[1] - p[0])
+                        let bottom = p[width] + fx * (p[width &+ 1] - p[width])
+                        values[i] = top + fy * (bottom - top)
+                        if values[i] < values[at] { at = i }
+                        px &+= sx
+                        py &+= sy
+                    }
+                    return first + (Double(at) + Self.vertexOffset(values, at, steps)) * step
                 }
-                return first + (Double(at) + Self.vertexOffset(values, at, steps)) * step
             }
         }
-        guard let fit = Self.fit(darkest, r: r) else { return nil }
+        guard let darkest = found, let fit = Self.fit(darkest, r: r) else { return nil }
         self.x = x + fit.dx
         self.y = y + fit.dy
         radius = fit.radius
@@ -166,6 +156,31 @@ struct RimCircle: Equatable {
         return (det((d, c, s), (dc, cc, cs), (ds, cs, ss)) / determinant,
                 det((n, d, s), (c, dc, cs), (s, ds, ss)) / determinant,
                 det((n, c, d), (c, cc, dc), (s, cs, ds)) / determinant)
+    }
+}
+
+/// The grey value R + 2G + B of the image round (x, y), `reach` plus a margin of 3 px either
+/// way, smoothed (`binomialSmooth`: a single noisy pixel would otherwise stand out of a ray),
+/// handed to `body` with the window's size and the centre's position in it; nil when the
+/// window leaves the image (the smoothing leaves the window's two outermost rows and columns
+/// unwritten, and a bilinear sample reads one pixel on: within `reach` of the centre every
+/// sample is written).
+func withSmoothedGreyWindow<T>(_ image: Image, x: Double, y: Double, reach: Double,
+                               _ body: (_ smooth: UnsafePointer<Float>, _ width: Int, _ height: Int,
+                                        _ cx: Double, _ cy: Double) -> T) -> T? {
+    let margin = 3.0
+    // Compared as doubles first: an integer conversion of a coordinate far outside traps.
+    guard x.isFinite, y.isFinite, reach.isFinite, reach >= 0,
+          x - reach - margin >= 0, y - reach - margin >= 0, x + reach + margin <= Double(image.width - 1),
+          y + reach + margin <= Double(image.height - 1) else { return nil }
+    let x0 = Int((x - reach - margin).rounded(.down)), y0 = Int((y - reach - margin).rounded(.down))
+    let width = Int((x + reach + margin).rounded(.up)) - x0 + 1
+    let height = Int((y + reach + margin).rounded(.up)) - y0 + 1
+    return withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * width * height) { buffer in
+        let grey = buffer.baseAddress!, smooth = grey + width * height
+        greyWindow(image, x0: x0, y0: y0, width: width, height: height, into: grey)
+        binomialSmooth(grey, into: smooth, width: width, height: height)
+        return body(smooth, width, height, x - Double(x0), y - Double(y0))
     }
 }
 

@@ -249,7 +249,8 @@ struct GridStage: Stage {
         let result = GridResult(corners: corners, umPerPixel: umPerPixel,
                                 angleDegrees: angleDeg > 90 ? angleDeg - 180 : angleDeg, imageToChamber: h)
         let scaleKnown = fits.allSatisfy(\.scaleKnown)
-        let tripleHalfWidth = config.tripleWidthMeasured && scaleKnown
+        // Only the triple-crossing filter reads it.
+        let tripleHalfWidth = config.tripleWidthMeasured && config.tripleCrossingMarginPx > 0 && scaleKnown
             ? tripleLineHalfWidth(frame.flat, imageToChamber: h, scale: frame.scale) : nil
         frame.grid = DetectedGrid(angles: lines.angles, spacings: lines.spacings, phases: lines.phases,
                                   strengths: lines.strengths, result: result, scaleKnown: scaleKnown,
