@@ -85,13 +85,12 @@ struct DefocusedDiscTests {
         }
     }
 
-    /// The edge is measured only where its reach (2.6 r and 3 px) lies inside the image, of a
-    /// usable radius, round a centre darker than the background; elsewhere nothing is claimed
-    /// and nothing traps.
+    /// Nothing is claimed for a radius or a centre that cannot be used, round a centre no
+    /// darker than its background, or where too few rays see the disc; nothing traps.
     @Test func noEdgeIsClaimedWhereItCannotBeMeasured() {
         let image = Self.shapes()
-        for (x, y, r) in [(10.0, 30.0, 7.0), (30, 30, 11), (30, 30, 1e300), (30, 30, .nan), (30, 30, 0), (30, 30, -1),
-                          (.infinity, 30, 7), (30, -.infinity, 7)] {
+        for (x, y, r) in [(30.0, 30.0, 1e300), (30, 30, .nan), (30, 30, 0), (30, 30, -1), (.infinity, 30, 7),
+                          (30, -.infinity, 7), (1, 30, 7), (30, 58, 7), (-5, 30, 7)] {
             #expect(DiscEdge(image, x: x, y: y, r: r) == nil, "x \(x), y \(y), r \(r)")
         }
         var bright = Canvas(width: 60, height: 60)
@@ -99,6 +98,22 @@ struct DefocusedDiscTests {
         #expect(DiscEdge(bright.image(noise: 0.01), x: 30, y: 30, r: 7) == nil)
         let uniform = Canvas(width: 60, height: 60).image()
         #expect(DiscEdge(uniform, x: 30, y: 30, r: 7) == nil)
+    }
+
+    /// Near the border the disc is measured from the rays that see it: a disc the border cuts
+    /// (its centre 5 px in) is as round as it shows; in a corner too few rays see it.
+    @Test func aDiscAtTheBorderIsMeasuredFromTheRaysThatSeeIt() throws {
+        var canvas = Canvas(width: 80, height: 60)
+        canvas.annulus(x: 5, y: 30, outer: 7, factor: (0.7, 0.69, 0.68))
+        canvas.annulus(x: 75, y: 55, outer: 7, factor: (0.7, 0.69, 0.68))
+        canvas.blur(sigma: 1.5)
+        let image = canvas.image(noise: 0.01)
+        let cut = try #require(DiscEdge(image, x: 5, y: 30, r: 7))
+        #expect(abs(cut.radius - 7) <= 0.75 && cut.roundShare >= 0.9 && cut.lobes <= 0.04, "\(cut)")
+        #expect(DiscEdge(image, x: 75, y: 55, r: 7) == nil)
+        // The window the border cuts, the disc itself inside: as measured away from it.
+        let whole = try #require(DiscEdge(Self.shapes(), x: 30, y: 30, r: 11))
+        #expect(abs(whole.radius - 7) <= 0.5 && whole.roundShare >= 0.95, "\(whole)")
     }
 
     @Test func theSettingsAreConfigurationKeys() throws {

@@ -16,6 +16,10 @@ struct DiscEdge: Equatable {
     static let step = 0.25
     /// A ray agrees with the disc when its edge lies within this fraction of `radius`.
     static let tolerance = 0.2
+    /// Near the image's border: the fewest rays that must show the edge (five eighths of the
+    /// circle), and that must reach the background.
+    static let minRays = 20
+    static let minBackgroundRays = 8
 
     private static let directions = rayDirections(rays)
 
@@ -39,17 +43,23 @@ struct DiscEdge: Equatable {
     ///   - x, y, r: the centre and the candidate's radius, image pixels. The background is the
     ///     median of the rays' samples 2.0 ... 2.6 r out, the centre's level the median of
     ///     those within 0.3 r.
-    /// - Returns: nil when the reach (2.6 r and a margin of 3 px) leaves the image, r is not
-    ///   usable, or the centre is not darker than the background.
+    /// - Returns: nil when r is not usable, the centre is not darker than the background, or,
+    ///   near the image's border, fewer than `minRays` rays show their edge or fewer than
+    ///   `minBackgroundRays` reach the background. A ray the border cuts before its edge says
+    ///   nothing: the shares are of the rays that do (a cell the border cuts is still a disc
+    ///   where it shows), and in the harmonics it stands at the median radius.
     init?(_ image: Image, x: Double, y: Double, r: Double) {
         guard x.isFinite, y.isFinite, r.isFinite, r > 0, r < 1e4 else { return nil }
         let reach = 2.6 * r
-        let measured: (radii: [Double], rise: Double)? = withSmoothedGreyWindow(image, x: x, y: y, reach: reach) {
-            smooth, width, _, cx, cy in
+        let measured: (radii: [Double?], rise: Double)? = withSmoothedGreyWindow(image, x: x, y: y, reach: reach,
+                                                                                partial: true) {
+            smooth, width, height, cx, cy in
             // (Inside the image, the reach is bounded.)
             let steps = Int(reach / Self.step)
             return withUnsafeTemporaryAllocation(of: Float.self, capacity: Self.rays * steps) { buffer in
                 let profiles = buffer.baseAddress!
+                // Good samples lie from 2 to size - 4 in the window (`withSmoothedGreyWindow`).
+                let xMax = Double(width - 4), yMax = Double(height - 4)
                 func sample(_ px: Double, _ py: Double) -> Float {
                     let ix = Int(px), iy = Int(py)
                     let fx = Float(px - Double(ix)), fy = Float(py - Double(iy))
@@ -59,38 +69,51 @@ struct DiscEdge: Equatable {
                     return top + fy * (bottom - top)
                 }
                 var inner: [Float] = [], outer: [Float] = []
+                var lengths = [Int](repeating: 0, count: Self.rays)
+                var reachingBackground = 0
                 for (k, (dx, dy)) in Self.directions.enumerated() {
-                    for i in 0..<steps {
-                        let t = Double(i) * Self.step
-                        let v = sample(cx + t * dx, cy + t * dy)
-                        profiles[k * steps + i] = v
+                    var n = 0
+                    while n < steps {
+                        let t = Double(n) * Self.step
+                        let px = cx + t * dx, py = cy + t * dy
+                        guard px >= 2, py >= 2, px <= xMax, py <= yMax else { break }
+                        let v = sample(px, py)
+                        profiles[k * steps + n] = v
                         if t <= 0.3 * r { inner.append(v) } else if t >= 2 * r { outer.append(v) }
+                        n += 1
                     }
+                    lengths[k] = n
+                    if n == steps { reachingBackground += 1 }
                 }
-                guard let centre = median(inner), let background = median(outer), centre < background else { return nil }
-                func firstStep(_ profile: UnsafeMutablePointer<Float>, from: Double, reaching level: Float) -> Int? {
-                    (0..<steps).first { Double($0) * Self.step >= from && profile[$0] >= level }
+                guard reachingBackground >= Self.minBackgroundRays, let centre = median(inner),
+                      let background = median(outer), centre < background else { return nil }
+                func firstStep(_ k: Int, from: Double, reaching level: Float) -> Int? {
+                    let profile = profiles + k * steps
+                    return (0..<lengths[k]).first { Double($0) * Self.step >= from && profile[$0] >= level }
                 }
                 let contrast = background - centre
-                var radii: [Double] = [], rises: [Float] = []
+                var radii: [Double?] = [], rises: [Float] = []
                 for k in 0..<Self.rays {
-                    let profile = profiles + k * steps
-                    let half = firstStep(profile, from: 0.2 * r, reaching: centre + 0.5 * contrast)
-                    radii.append(half.map { Double($0) * Self.step } ?? reach)
-                    if let low = firstStep(profile, from: 0, reaching: centre + 0.1 * contrast),
-                       let high = firstStep(profile, from: 0, reaching: centre + 0.9 * contrast) {
+                    let half = firstStep(k, from: 0.2 * r, reaching: centre + 0.5 * contrast)
+                    // A ray that ran its length without the edge lies off the disc; one the border
+                    // cut short says nothing.
+                    radii.append(half.map { Double($0) * Self.step } ?? (lengths[k] == steps ? reach : nil))
+                    if let low = firstStep(k, from: 0, reaching: centre + 0.1 * contrast),
+                       let high = firstStep(k, from: 0, reaching: centre + 0.9 * contrast) {
                         rises.append(Float(high - low) * Float(Self.step))
                     }
                 }
                 return (radii, median(rises).map(Double.init) ?? .infinity)
             }
         } ?? nil
-        guard let measured, let radius = median(measured.radii.map { Float($0) }).map(Double.init), radius > 0
+        guard let measured else { return nil }
+        let known = measured.radii.compactMap { $0 }
+        guard known.count >= Self.minRays, let radius = median(known.map { Float($0) }).map(Double.init), radius > 0
         else { return nil }
         self.radius = radius
-        let agreeing = measured.radii.filter { abs($0 - radius) <= Self.tolerance * radius }.count
-        roundShare = Double(agreeing) / Double(Self.rays)
-        lobes = (3...8).map { harmonic(measured.radii, $0) }.max()! / radius
+        roundShare = Double(known.filter { abs($0 - radius) <= Self.tolerance * radius }.count) / Double(known.count)
+        let filled = measured.radii.map { $0 ?? radius }
+        lobes = (3...8).map { harmonic(filled, $0) }.max()! / radius
         edgeWidth = measured.rise / radius
     }
 

@@ -161,21 +161,26 @@ struct RimCircle: Equatable {
 
 /// The grey value R + 2G + B of the image round (x, y), `reach` plus a margin of 3 px either
 /// way, smoothed (`binomialSmooth`: a single noisy pixel would otherwise stand out of a ray),
-/// handed to `body` with the window's size and the centre's position in it; nil when the
-/// window leaves the image (the smoothing leaves the window's two outermost rows and columns
-/// unwritten, and a bilinear sample reads one pixel on: within `reach` of the centre every
-/// sample is written).
-func withSmoothedGreyWindow<T>(_ image: Image, x: Double, y: Double, reach: Double,
+/// handed to `body` with the window's size and the centre's position in it. The smoothing
+/// leaves the window's two outermost rows and columns unwritten and a bilinear sample reads
+/// one pixel on: samples are good from 2 to `width - 4` (`height - 4`) in the window, which
+/// takes in everything within `reach` of the centre. Nil when the window leaves the image;
+/// with `partial`, the window is cut to the image instead, and nil only when the centre is not
+/// among the good samples.
+func withSmoothedGreyWindow<T>(_ image: Image, x: Double, y: Double, reach: Double, partial: Bool = false,
                                _ body: (_ smooth: UnsafePointer<Float>, _ width: Int, _ height: Int,
                                         _ cx: Double, _ cy: Double) -> T) -> T? {
     let margin = 3.0
     // Compared as doubles first: an integer conversion of a coordinate far outside traps.
-    guard x.isFinite, y.isFinite, reach.isFinite, reach >= 0,
-          x - reach - margin >= 0, y - reach - margin >= 0, x + reach + margin <= Double(image.width - 1),
-          y + reach + margin <= Double(image.height - 1) else { return nil }
-    let x0 = Int((x - reach - margin).rounded(.down)), y0 = Int((y - reach - margin).rounded(.down))
-    let width = Int((x + reach + margin).rounded(.up)) - x0 + 1
-    let height = Int((y + reach + margin).rounded(.up)) - y0 + 1
+    guard x.isFinite, y.isFinite, reach.isFinite, reach >= 0 else { return nil }
+    let inside = x - reach - margin >= 0 && y - reach - margin >= 0 && x + reach + margin <= Double(image.width - 1)
+        && y + reach + margin <= Double(image.height - 1)
+    guard inside || (partial && x >= 2 && y >= 2 && x <= Double(image.width - 4) && y <= Double(image.height - 4))
+    else { return nil }
+    // Clamped as doubles first, for the same reason.
+    let x0 = Int(max(0, (x - reach - margin).rounded(.down))), y0 = Int(max(0, (y - reach - margin).rounded(.down)))
+    let width = Int(min(Double(image.width - 1), (x + reach + margin).rounded(.up))) - x0 + 1
+    let height = Int(min(Double(image.height - 1), (y + reach + margin).rounded(.up))) - y0 + 1
     return withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * width * height) { buffer in
         let grey = buffer.baseAddress!, smooth = grey + width * height
         greyWindow(image, x0: x0, y0: y0, width: width, height: height, into: grey)
