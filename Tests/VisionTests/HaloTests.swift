@@ -79,6 +79,30 @@ struct HaloTests {
         #expect(!result.detections.contains { abs($0.x - 150) < 4 && abs($0.y - 30) < 4 })
     }
 
+    /// A halo cell with a dark speck against its edge (its outline no longer a round disc),
+    /// judged at an overshooting radius of 10 px: no halo 1.05 ... 1.45 radii out, but asked again
+    /// at the disc's edge (7 px) it shows, and the cell is spared.
+    @Test func theHaloIsAskedAgainAtTheDiscsEdge() throws {
+        var canvas = Canvas(width: 60, height: 60)
+        canvas.annulus(x: 30, y: 30, inner: 7, outer: 9.8, factor: (1.12, 1.12, 1.12))
+        canvas.annulus(x: 30, y: 30, outer: 7, factor: (0.8, 0.8, 0.8))
+        canvas.annulus(x: 38, y: 30, outer: 3, factor: (0.5, 0.5, 0.5))
+        canvas.blur(sigma: 0.8)
+        let image = canvas.image(noise: 0.01)
+        let config = PipelineConfig()
+        let a = measureAppearance(image, x: 30, y: 30, r: 10)
+        #expect(isUnstainedDark(a, config: config), "\(a)")
+        let verdict = debrisVerdict(a, x: 30, y: 30, r: 10, in: image, config: config)
+        let edge = try #require(verdict.disc)
+        #expect(abs(edge.radius - 7) <= 0.75, "\(edge)")
+        #expect(!edge.isDefocusedCell(minRadius: 4.5, minShare: 0.9, maxLobes: 0.04, maxEdgeWidth: 1.15), "\(edge)")
+        #expect((verdict.halo ?? 99) < 10 && (verdict.haloAtEdge ?? 0) >= 10 && !verdict.debris, "\(verdict)")
+        // Without the halo rule, debris.
+        var off = config
+        off.haloSectors = 0
+        #expect(debrisVerdict(a, x: 30, y: 30, r: 10, in: image, config: off).debris)
+    }
+
     @Test func theSettingsAreConfigurationKeys() throws {
         let config = try PipelineConfig.parse(Array(#"{"haloSectors": 0, "haloContrast": 0.05}"#.utf8))
         #expect(config.haloSectors == 0 && config.haloContrast == 0.05)

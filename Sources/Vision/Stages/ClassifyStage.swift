@@ -217,12 +217,15 @@ struct DebrisVerdict: Equatable {
     var halo: Int?
     /// The half-contrast edge, when asked (`defocusedDiscRoundness`).
     var disc: DiscEdge?
+    /// The halo's sectors at the disc's edge radius (`haloSectors`), when asked there.
+    var haloAtEdge: Int?
 }
 
 /// The debris rule for a candidate called live in a colour image: debris when unstained and
 /// dark (`isUnstainedDark`) unless it shows a grey disc inside a bright halo (`haloSectors`),
 /// its profile a clear cell's ring at whatever radius (`clearRingDepth`), or its edge a round
-/// disc at least a cell wide (`DiscEdge`, `defocusedDiscRoundness`).
+/// disc at least a cell wide (`DiscEdge`, `defocusedDiscRoundness`), or a halo just outside
+/// that edge, when the edge lies elsewhere than the candidate's radius.
 ///
 /// - Parameters:
 ///   - a: the candidate's appearance (line-relative when it lies on a line).
@@ -255,6 +258,14 @@ func debrisVerdict(_ a: CellAppearance, x: Double, y: Double, r: Double, onLine:
                                                 minShare: config.defocusedDiscRoundness,
                                                 maxLobes: config.defocusedDiscMaxLobes,
                                                 maxEdgeWidth: config.defocusedDiscMaxEdgeWidth)
+        // A halo lies just outside the disc's edge, where a detection's radius that overshoots
+        // the disc (blur, a neighbour's rim) does not look for it: asked again at the edge.
+        if verdict.debris, config.haloSectors > 0, edge.radius != r,
+           edge.radius >= config.defocusedDiscMinRadius * config.minRadiusPx {
+            let sectors = haloSectors(image, x: x, y: y, r: edge.radius, contrast: config.haloContrast)
+            verdict.haloAtEdge = sectors
+            verdict.debris = sectors < config.haloSectors
+        }
     }
     return verdict
 }
@@ -299,6 +310,7 @@ struct ClassifyStage: Stage {
                 + (call.verdict?.disc.map {
                     ", disc edge \(fmt($0.radius)) px, round \(fmt($0.roundShare)), lobes \(fmt($0.lobes)), rise \(fmt($0.edgeWidth))"
                 } ?? "")
+                + (call.verdict?.haloAtEdge.map { ", halo at the edge \($0) of 16" } ?? "")
         }
         frame.detections = calls.filter { !$0.debris }.map(\.detection)
         frame.trace?.record("classify (debris rule)", frame.detections, position: { ($0.x, $0.y, $0.r) }) { d in
