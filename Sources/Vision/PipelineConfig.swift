@@ -437,7 +437,7 @@ public struct PipelineConfig: Sendable, Equatable {
     /// a little out of focus, not debris, when this many of 16 sectors show the halo 1.05 ... 1.45 r
     /// out at least `haloContrast` above the background (1.8 ... 2.5 r out) and the disc's edge
     /// (0.55 ... 0.9 r) at least as far below it (`haloSectors`). Debris absorbs light and
-    /// draws no halo. Not asked of candidates on a ruling line. 0 = off. (Eighteenth session:
+    /// draws no halo. Asked of candidates on a ruling line too (nineteenth session), where the line hides a few sectors. 0 = off. (Eighteenth session:
     /// a third generator's live cells drawn so were all dropped as debris; with the rule its
     /// two draws' F1 0.889 -> 0.937 and 0.891 -> 0.921; the six independent draws +2 cells and
     /// the Goldens, `cellqa synth` and the real-dev folders unchanged. 12 sectors +1.8 / +2.8

@@ -52,7 +52,8 @@ struct HaloTests {
         #expect(verdicts[2].debris && verdicts[2].halo == 0, "\(verdicts[2])")
     }
 
-    /// Off, or on a ruling line (whose edges and darkness fake a halo), the halo is not asked.
+    /// Off, the halo is not asked. On a ruling line only the halo is: the profile and the
+    /// disc's edge, which a line's edges fake and cut, are not.
     @Test func zeroOrALineLeavesTheHaloUnasked() {
         let image = Self.haloDiscAndSpeck(r: 7)
         let a = measureAppearance(image, x: 30, y: 30, r: 7)
@@ -63,7 +64,11 @@ struct HaloTests {
         let unasked = debrisVerdict(a, x: 30, y: 30, r: 7, in: image, config: off)
         #expect(unasked.halo == nil && unasked.debris, "\(unasked)")
         #expect(debrisVerdict(a, x: 30, y: 30, r: 7, onLine: true, in: image, config: PipelineConfig())
-                    == DebrisVerdict(debris: true))
+                    == DebrisVerdict(debris: false, halo: 16))
+        #expect(debrisVerdict(a, x: 30, y: 30, r: 7, onLine: true, in: image, config: off) == DebrisVerdict(debris: true))
+        let oval = measureAppearance(image, x: 90, y: 30, r: 7)
+        #expect(debrisVerdict(oval, x: 90, y: 30, r: 7, onLine: true, in: image, config: PipelineConfig())
+                    == DebrisVerdict(debris: true, halo: 0))
     }
 
     /// Through the whole pipeline: the halo cell is counted, `--explain` says why, and the

@@ -230,13 +230,19 @@ struct DebrisVerdict: Equatable {
 /// - Parameters:
 ///   - a: the candidate's appearance (line-relative when it lies on a line).
 ///   - x, y, r: its centre and radius, image pixels.
-///   - onLine: the candidate lies on a ruling line (`Candidate.lineStep`). Neither its halo
-///     nor its profile is asked: the line's two edges make a ring of it (on a blank control of
-///     triple lines, the light gap between two strokes), and the line darkens one side.
+///   - onLine: the candidate lies on a ruling line (`Candidate.lineStep`). Only its halo is
+///     asked: the line's two edges make a ring of its profile (on a blank control of triple
+///     lines, the light gap between two strokes) and cut its disc's edge, while a halo shows
+///     in the sectors the line leaves free. (Nineteenth session: the third generator's draws
+///     +18 and +9 cells, nothing else moved but one cell of the six independent draws.)
 func debrisVerdict(_ a: CellAppearance, x: Double, y: Double, r: Double, onLine: Bool = false, in image: Image,
                    config: PipelineConfig) -> DebrisVerdict {
     guard isUnstainedDark(a, config: config) else { return DebrisVerdict(debris: false) }
-    guard !onLine else { return DebrisVerdict(debris: true) }
+    if onLine {
+        guard config.haloSectors > 0 else { return DebrisVerdict(debris: true) }
+        let sectors = haloSectors(image, x: x, y: y, r: r, contrast: config.haloContrast)
+        return DebrisVerdict(debris: sectors < config.haloSectors, halo: sectors)
+    }
     var halo: Int?
     if config.haloSectors > 0 {
         let sectors = haloSectors(image, x: x, y: y, r: r, contrast: config.haloContrast)
