@@ -238,17 +238,14 @@ struct DebrisVerdict: Equatable {
 func debrisVerdict(_ a: CellAppearance, x: Double, y: Double, r: Double, onLine: Bool = false, in image: Image,
                    config: PipelineConfig) -> DebrisVerdict {
     guard isUnstainedDark(a, config: config) else { return DebrisVerdict(debris: false) }
-    if onLine {
-        guard config.haloSectors > 0 else { return DebrisVerdict(debris: true) }
-        let sectors = haloSectors(image, x: x, y: y, r: r, contrast: config.haloContrast)
-        return DebrisVerdict(debris: sectors < config.haloSectors, halo: sectors)
-    }
     var halo: Int?
     if config.haloSectors > 0 {
         let sectors = haloSectors(image, x: x, y: y, r: r, contrast: config.haloContrast)
         if sectors >= config.haloSectors { return DebrisVerdict(debris: false, halo: sectors) }
         halo = sectors
     }
+    // On a line only the halo is asked (see `onLine`).
+    guard !onLine else { return DebrisVerdict(debris: true, halo: halo) }
     var verdict = DebrisVerdict(debris: true, halo: halo)
     if config.clearRingDepth > 0 {
         let depth = clearRingDepth(image, x: x, y: y, r: r, background: a.backgroundLuminance)
@@ -258,16 +255,16 @@ func debrisVerdict(_ a: CellAppearance, x: Double, y: Double, r: Double, onLine:
             return verdict
         }
     }
+    let minDiscRadius = config.defocusedDiscMinRadius * config.minRadiusPx
     if config.defocusedDiscRoundness > 0, let edge = DiscEdge(image, x: x, y: y, r: r) {
         verdict.disc = edge
-        verdict.debris = !edge.isDefocusedCell(minRadius: config.defocusedDiscMinRadius * config.minRadiusPx,
+        verdict.debris = !edge.isDefocusedCell(minRadius: minDiscRadius,
                                                 minShare: config.defocusedDiscRoundness,
                                                 maxLobes: config.defocusedDiscMaxLobes,
                                                 maxEdgeWidth: config.defocusedDiscMaxEdgeWidth)
         // A halo lies just outside the disc's edge, where a detection's radius that overshoots
         // the disc (blur, a neighbour's rim) does not look for it: asked again at the edge.
-        if verdict.debris, config.haloSectors > 0, edge.radius != r,
-           edge.radius >= config.defocusedDiscMinRadius * config.minRadiusPx {
+        if verdict.debris, config.haloSectors > 0, edge.radius != r, edge.radius >= minDiscRadius {
             let sectors = haloSectors(image, x: x, y: y, r: edge.radius, contrast: config.haloContrast)
             verdict.haloAtEdge = sectors
             verdict.debris = sectors < config.haloSectors
