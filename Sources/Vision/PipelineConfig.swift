@@ -433,6 +433,17 @@ public struct PipelineConfig: Sendable, Equatable {
     /// on a ruling line, whose edges make a ring of any profile across it. 0 = off.
     /// (Independent draws -0.0001 ... +0.0063 of F1; 0.03 ... 0.06 the same within 0.001.)
     public var clearRingDepth: Double = 0.04
+    /// The ring (`clearRingDepth`) does not make a candidate a clear cell when its
+    /// half-contrast outline (`DiscEdge`) is ragged: fewer than this share of its 32 rays
+    /// within 20 % of their median radius and lobes above `clearRingRaggedLobes`. The darker
+    /// patches of mottled debris fake a ring; a cell's rim is round. 0 = off. (Twentieth
+    /// session: a third generator's two draws 0.9465 -> 0.9487 and 0.9297 -> 0.9305, blank
+    /// controls 47 -> 36 and 66 -> 62 detections; the six independent draws -8 cells,
+    /// -18 false detections; 0.65 and 0.7 the same within 0.0003.)
+    public var clearRingRaggedRoundness: Double = 0.6
+    /// The outline's lobes (`DiscEdge.lobes`, fraction of its radius) above which an outline
+    /// less round than `clearRingRaggedRoundness` is ragged.
+    public var clearRingRaggedLobes: Double = 0.1
     /// Colour images: a dark candidate seen as a grey disc inside a bright halo is a clear cell
     /// a little out of focus, not debris, when this many of 16 sectors show the halo 1.05 ... 1.45 r
     /// out at least `haloContrast` above the background (1.8 ... 2.5 r out) and the disc's edge

@@ -106,6 +106,8 @@ enum ConfigKey {
             .number("debrisDarkContrast", \.debrisDarkContrast, 0...10),
             .number("clearRingContrast", \.clearRingContrast, 0...10),
             .number("clearRingDepth", \.clearRingDepth, 0...10),
+            .number("clearRingRaggedRoundness", \.clearRingRaggedRoundness, 0...1),
+            .number("clearRingRaggedLobes", \.clearRingRaggedLobes, 0...10),
             .integer("haloSectors", \.haloSectors, 0...16),
             .number("haloContrast", \.haloContrast, 0...1),
             .number("defocusedDiscRoundness", \.defocusedDiscRoundness, 0...1),

@@ -159,3 +159,57 @@ struct ClearRingDepthTests {
         #expect(profile?.count == 9)
     }
 }
+
+@Suite("A ragged outline's ring does not make a clear cell")
+struct RaggedRingTests {
+    /// Two grey objects out of focus (sigma 1 px), each lighter at its middle than 0.5 r out, so
+    /// both show a ring in their radial profile (`clearRingDepth`): at (30, 30) a round disc of
+    /// radius 7 (a clear cell a little out of focus), at (90, 30) a three-lobed blob of the same
+    /// size (lobes of 40 %: mottled debris, whose darker patches fake the ring).
+    static func roundAndRagged() -> Image {
+        var canvas = Canvas(width: 120, height: 60)
+        let grey = (0.6, 0.59, 0.58), lighter = (1.25, 1.25, 1.25)
+        canvas.annulus(x: 30, y: 30, outer: 7, factor: grey)
+        canvas.annulus(x: 30, y: 30, outer: 2.5, factor: lighter)
+        canvas.paint(factor: grey, bounds: (70, 10, 110, 50)) { px, py in
+            let dx = px - 90, dy = py - 30
+            return (dx * dx + dy * dy).squareRoot() <= 7 * (1 + 0.4 * cos(3 * atan2(dy, dx)))
+        }
+        canvas.annulus(x: 90, y: 30, outer: 2.5, factor: lighter)
+        canvas.blur(sigma: 1)
+        return canvas.image(noise: 0.01)
+    }
+
+    @Test func theRingSparesTheRoundDiscAndNotTheRaggedBlob() throws {
+        let image = Self.roundAndRagged()
+        let config = PipelineConfig()
+        var off = config
+        off.clearRingRaggedRoundness = 0
+        for x in [30.0, 90] {
+            let a = measureAppearance(image, x: x, y: 30, r: 7)
+            #expect(isUnstainedDark(a, config: config), "x \(x): \(a)")
+            let depth = clearRingDepth(image, x: x, y: 30, r: 7, background: a.backgroundLuminance)
+            #expect(depth >= config.clearRingDepth, "x \(x): ring depth \(depth)")
+        }
+        let round = measureAppearance(image, x: 30, y: 30, r: 7)
+        let ragged = measureAppearance(image, x: 90, y: 30, r: 7)
+        let kept = debrisVerdict(round, x: 30, y: 30, r: 7, in: image, config: config)
+        #expect(!kept.debris && kept.disc == nil, "\(kept)")
+        let dropped = debrisVerdict(ragged, x: 90, y: 30, r: 7, in: image, config: config)
+        let edge = try #require(dropped.disc)
+        #expect(dropped.debris && edge.roundShare < 0.6 && edge.lobes > 0.1, "\(dropped)")
+        // Off, the ring alone decides, as before.
+        let before = debrisVerdict(ragged, x: 90, y: 30, r: 7, in: image, config: off)
+        #expect(!before.debris && before.disc == nil, "\(before)")
+    }
+
+    @Test func theSettingsAreConfigurationKeys() throws {
+        let config = try PipelineConfig.parse(Array(#"{"clearRingRaggedRoundness": 0.7, "clearRingRaggedLobes": 0.2}"#.utf8))
+        #expect(config.clearRingRaggedRoundness == 0.7 && config.clearRingRaggedLobes == 0.2)
+        let defaults = PipelineConfig()
+        #expect(defaults.clearRingRaggedRoundness == 0.6 && defaults.clearRingRaggedLobes == 0.1)
+        #expect(config.configHash != defaults.configHash)
+        #expect(throws: (any Error).self) { try PipelineConfig.parse(Array(#"{"clearRingRaggedRoundness": 1.5}"#.utf8)) }
+        #expect(throws: (any Error).self) { try PipelineConfig.parse(Array(#"{"clearRingRaggedLobes": -1}"#.utf8)) }
+    }
+}

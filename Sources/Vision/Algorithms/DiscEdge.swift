@@ -122,6 +122,12 @@ struct DiscEdge: Equatable {
     func isDefocusedCell(minRadius: Double, minShare: Double, maxLobes: Double, maxEdgeWidth: Double) -> Bool {
         radius >= minRadius && roundShare >= minShare && lobes <= maxLobes && edgeWidth <= maxEdgeWidth
     }
+
+    /// Whether the outline is ragged, as mottled debris's is: `roundShare` under `maxShare`
+    /// and `lobes` above `minLobes`.
+    func isRagged(maxShare: Double, minLobes: Double) -> Bool {
+        roundShare < maxShare && lobes > minLobes
+    }
 }
 
 /// Amplitude of harmonic `k` of `values` taken round a circle (evenly spaced angles): the

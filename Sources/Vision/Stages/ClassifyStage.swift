@@ -223,7 +223,8 @@ struct DebrisVerdict: Equatable {
 
 /// The debris rule for a candidate called live in a colour image: debris when unstained and
 /// dark (`isUnstainedDark`) unless it shows a grey disc inside a bright halo (`haloSectors`),
-/// its profile a clear cell's ring at whatever radius (`clearRingDepth`), or its edge a round
+/// its profile a clear cell's ring at whatever radius (`clearRingDepth`) inside an outline
+/// that is not ragged (`clearRingRaggedRoundness`), or its edge a round
 /// disc at least a cell wide (`DiscEdge`, `defocusedDiscRoundness`), or a halo just outside
 /// that edge, when the edge lies elsewhere than the candidate's radius.
 ///
@@ -247,16 +248,23 @@ func debrisVerdict(_ a: CellAppearance, x: Double, y: Double, r: Double, onLine:
     // On a line only the halo is asked (see `onLine`).
     guard !onLine else { return DebrisVerdict(debris: true, halo: halo) }
     var verdict = DebrisVerdict(debris: true, halo: halo)
+    let edge = config.clearRingRaggedRoundness > 0 || config.defocusedDiscRoundness > 0
+        ? DiscEdge(image, x: x, y: y, r: r) : nil
     if config.clearRingDepth > 0 {
         let depth = clearRingDepth(image, x: x, y: y, r: r, background: a.backgroundLuminance)
         verdict.ringDepth = depth
         if depth >= config.clearRingDepth {
-            verdict.debris = false
-            return verdict
+            // Mottled debris fakes the ring with its darker patches; its outline is ragged.
+            guard let edge, edge.isRagged(maxShare: config.clearRingRaggedRoundness,
+                                          minLobes: config.clearRingRaggedLobes) else {
+                verdict.debris = false
+                return verdict
+            }
+            verdict.disc = edge
         }
     }
     let minDiscRadius = config.defocusedDiscMinRadius * config.minRadiusPx
-    if config.defocusedDiscRoundness > 0, let edge = DiscEdge(image, x: x, y: y, r: r) {
+    if config.defocusedDiscRoundness > 0, let edge {
         verdict.disc = edge
         verdict.debris = !edge.isDefocusedCell(minRadius: minDiscRadius,
                                                 minShare: config.defocusedDiscRoundness,
