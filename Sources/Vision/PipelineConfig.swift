@@ -444,6 +444,13 @@ public struct PipelineConfig: Sendable, Equatable {
     /// The outline's lobes (`DiscEdge.lobes`, fraction of its radius) above which an outline
     /// less round than `clearRingRaggedRoundness` is ragged.
     public var clearRingRaggedLobes: Double = 0.1
+    /// Colour images: a candidate dark inside, not blue and without a clear ring, whose centre
+    /// is bright (`refractileContrast`), is a live cell only when the circle fitted to its rim
+    /// (`RimCircle`: the darkest point of each of 32 rays) holds at least this share of the
+    /// rays; otherwise debris. A refractile cell's bright centre sits inside a round dark rim;
+    /// the light gap between a triple line's strokes and the lighter spots of mottled debris
+    /// sit inside no circle. 0 = off. (Twentieth session.)
+    public var refractileRimShare: Double = 0.6
     /// Colour images: a dark candidate seen as a grey disc inside a bright halo is a clear cell
     /// a little out of focus, not debris, when this many of 16 sectors show the halo 1.05 ... 1.45 r
     /// out at least `haloContrast` above the background (1.8 ... 2.5 r out) and the disc's edge

@@ -108,6 +108,7 @@ enum ConfigKey {
             .number("clearRingDepth", \.clearRingDepth, 0...10),
             .number("clearRingRaggedRoundness", \.clearRingRaggedRoundness, 0...1),
             .number("clearRingRaggedLobes", \.clearRingRaggedLobes, 0...10),
+            .number("refractileRimShare", \.refractileRimShare, 0...1),
             .integer("haloSectors", \.haloSectors, 0...16),
             .number("haloContrast", \.haloContrast, 0...1),
             .number("defocusedDiscRoundness", \.defocusedDiscRoundness, 0...1),

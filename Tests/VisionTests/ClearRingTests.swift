@@ -185,8 +185,8 @@ struct RaggedRingTests {
         let config = PipelineConfig()
         var off = config
         off.clearRingRaggedRoundness = 0
-        for x in [30.0, 90] {
-            let a = measureAppearance(image, x: x, y: 30, r: 7)
+        for (x, y) in [(30.0, 30.0), (90, 27.25)] {
+            let a = measureAppearance(image, x: x, y: y, r: 7)
             #expect(isUnstainedDark(a, config: config), "x \(x): \(a)")
             let depth = clearRingDepth(image, x: x, y: 30, r: 7, background: a.backgroundLuminance)
             #expect(depth >= config.clearRingDepth, "x \(x): ring depth \(depth)")
@@ -211,5 +211,63 @@ struct RaggedRingTests {
         #expect(config.configHash != defaults.configHash)
         #expect(throws: (any Error).self) { try PipelineConfig.parse(Array(#"{"clearRingRaggedRoundness": 1.5}"#.utf8)) }
         #expect(throws: (any Error).self) { try PipelineConfig.parse(Array(#"{"clearRingRaggedLobes": -1}"#.utf8)) }
+    }
+}
+
+@Suite("A bright centre needs a round rim")
+struct RefractileRimTests {
+    /// Two places dark round a brighter middle, without a clear ring
+    /// (`isDarkWithBrightCentreOnly`), out of focus (sigma 1 px): at (30, 30) a refractile cell,
+    /// a grey disc of radius 7 darker at its edge (5 ... 7 px) round a sharp bright point; at
+    /// (90, 30) the light gap between two strokes of a triple line (strokes 2 px wide, 5.5 px
+    /// apart, at y 24.5, 30 and 35.5 across the right half), where the strokes darken the
+    /// background annulus more than the gap.
+    static func cellAndTripleLine() -> Image {
+        var canvas = Canvas(width: 120, height: 60)
+        let grey = (0.55, 0.54, 0.53), darker = (0.75, 0.75, 0.75), bright = (2.5, 2.5, 2.5)
+        canvas.annulus(x: 30, y: 30, outer: 7, factor: grey)
+        canvas.annulus(x: 30, y: 30, inner: 5, outer: 7, factor: darker)
+        for y in [24.5, 30, 35.5] {
+            canvas.paint(factor: (0.45, 0.45, 0.45), bounds: (62, 20, 119, 40)) { px, py in px >= 62 && abs(py - y) <= 1 }
+        }
+        canvas.blur(sigma: 1)
+        canvas.annulus(x: 30, y: 30, outer: 0.8, factor: bright)
+        return canvas.image(noise: 0.01)
+    }
+
+    @Test func theCellsRimHoldsTheCircleAndTheGapBetweenStrokesIsDropped() throws {
+        let image = Self.cellAndTripleLine()
+        let config = PipelineConfig()
+        var verdicts: [DebrisVerdict] = []
+        for (x, y) in [(30.0, 30.0), (90, 27.25)] {
+            let a = measureAppearance(image, x: x, y: y, r: 7)
+            #expect(isDarkWithBrightCentreOnly(a, config: config) && !isUnstainedDark(a, config: config), "x \(x): \(a)")
+            verdicts.append(debrisVerdict(a, x: x, y: y, r: 7, in: image, config: config))
+        }
+        let cell = try #require(verdicts[0].rimInliers), gap = try #require(verdicts[1].rimInliers)
+        #expect(!verdicts[0].debris && cell >= 20, "\(verdicts[0])")
+        #expect(verdicts[1].debris && gap < 20, "\(verdicts[1])")
+        // Off, a bright centre alone makes a cell, as before.
+        var off = config
+        off.refractileRimShare = 0
+        let a = measureAppearance(image, x: 90, y: 27.25, r: 7)
+        #expect(debrisVerdict(a, x: 90, y: 27.25, r: 7, in: image, config: off) == DebrisVerdict(debris: false))
+    }
+
+    /// A live cell's clear ring (its centre above its rim) is not asked for the circle.
+    @Test func aClearRingIsNotAsked() {
+        var canvas = Canvas(width: 60, height: 60)
+        canvas.liveCell(x: 30, y: 30, r: 7)
+        let image = canvas.image(noise: 0.01)
+        let a = measureAppearance(image, x: 30, y: 30, r: 7)
+        #expect(!isDarkWithBrightCentreOnly(a, config: PipelineConfig()), "\(a)")
+        #expect(debrisVerdict(a, x: 30, y: 30, r: 7, in: image, config: PipelineConfig()) == DebrisVerdict(debris: false))
+    }
+
+    @Test func theShareIsAConfigurationKey() throws {
+        let config = try PipelineConfig.parse(Array(#"{"refractileRimShare": 0.75}"#.utf8))
+        #expect(config.refractileRimShare == 0.75 && PipelineConfig().refractileRimShare == 0.6)
+        #expect(config.configHash != PipelineConfig().configHash)
+        #expect(throws: (any Error).self) { try PipelineConfig.parse(Array(#"{"refractileRimShare": 2}"#.utf8)) }
     }
 }

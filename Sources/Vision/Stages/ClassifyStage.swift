@@ -207,6 +207,15 @@ public func isUnstainedDark(_ a: CellAppearance, config: PipelineConfig) -> Bool
         && !(config.clearRingContrast > 0 && a.ringContrast >= config.clearRingContrast)
 }
 
+/// Dark inside and not blue, as debris is, but with a bright centre (`refractileContrast`)
+/// and no clear ring (`clearRingContrast`): a refractile cell or debris with a lighter spot,
+/// which only the rim round the centre tells apart (`refractileRimShare`).
+func isDarkWithBrightCentreOnly(_ a: CellAppearance, config: PipelineConfig) -> Bool {
+    config.debrisDarkContrast > 0 && a.interiorContrast < -config.debrisDarkContrast
+        && a.centreContrast >= config.refractileContrast
+        && !(config.clearRingContrast > 0 && a.ringContrast >= config.clearRingContrast)
+}
+
 /// The debris rule's verdict on a candidate called live in a colour image, with what it
 /// measured for the trace (nil: not measured).
 struct DebrisVerdict: Equatable {
@@ -219,6 +228,8 @@ struct DebrisVerdict: Equatable {
     var disc: DiscEdge?
     /// The halo's sectors at the disc's edge radius (`haloSectors`), when asked there.
     var haloAtEdge: Int?
+    /// How many of the rim circle's 32 rays its fit holds (`refractileRimShare`), when asked.
+    var rimInliers: Int?
 }
 
 /// The debris rule for a candidate called live in a colour image: debris when unstained and
@@ -238,7 +249,12 @@ struct DebrisVerdict: Equatable {
 ///     +18 and +9 cells, nothing else moved but one cell of the six independent draws.)
 func debrisVerdict(_ a: CellAppearance, x: Double, y: Double, r: Double, onLine: Bool = false, in image: Image,
                    config: PipelineConfig) -> DebrisVerdict {
-    guard isUnstainedDark(a, config: config) else { return DebrisVerdict(debris: false) }
+    guard isUnstainedDark(a, config: config) else {
+        guard config.refractileRimShare > 0, isDarkWithBrightCentreOnly(a, config: config),
+              let rim = RimCircle(image, x: x, y: y, r: r) else { return DebrisVerdict(debris: false) }
+        let debris = Double(rim.inliers) < config.refractileRimShare * Double(RimCircle.rays)
+        return DebrisVerdict(debris: debris, rimInliers: rim.inliers)
+    }
     var halo: Int?
     if config.haloSectors > 0 {
         let sectors = haloSectors(image, x: x, y: y, r: r, contrast: config.haloContrast)
@@ -322,6 +338,7 @@ struct ClassifyStage: Stage {
                     ", disc edge \(fmt($0.radius)) px, round \(fmt($0.roundShare)), lobes \(fmt($0.lobes)), rise \(fmt($0.edgeWidth))"
                 } ?? "")
                 + (call.verdict?.haloAtEdge.map { ", halo at the edge \($0) of 16" } ?? "")
+                + (call.verdict?.rimInliers.map { ", rim circle \($0) of 32 rays" } ?? "")
         }
         frame.detections = calls.filter { !$0.debris }.map(\.detection)
         frame.trace?.record("classify (debris rule)", frame.detections, position: { ($0.x, $0.y, $0.r) }) { d in
