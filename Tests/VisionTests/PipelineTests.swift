@@ -102,11 +102,37 @@ struct PipelineTests {
         canvas.liveCell(x: 50, y: 60, r: 8)
         // A dark cell without a bright centre.
         canvas.paint(factor: (0.5, 0.5, 0.5), bounds: (100, 50, 122, 72)) { px, py in (px - 111) * (px - 111) + (py - 61) * (py - 61) <= 64 }
-        let result = try Pipeline(config: Self.config).run(canvas.image(noise: 0.01))
+        // A greyscale file: every pixel's three channels equal (noise and all).
+        let noisy = canvas.image(noise: 0.01)
+        let grey = Image(width: noisy.width, height: noisy.height,
+                         pixels: noisy.pixels.indices.map { noisy.pixels[$0 / 3 * 3 + 1] })
+        let result = try Pipeline(config: Self.config).run(grey)
         #expect(result.flags.contains("greyscale"))
         #expect(result.detections.count == 2, "\(result.detections)")
         let dead = result.detections.filter { $0.cellClass == .dead }
         #expect(dead.count == 1 && dead.first.map { abs($0.x - 111) < 3 } == true, "\(result.detections)")
+    }
+
+    /// A colour camera's picture of a grey scene carries a little colour in most pixels (a
+    /// tint, the sensor's noise per channel, a JPEG's chroma): a colour image, whose hue the
+    /// live/dead call and the debris rule use. Only a file of equal channels, give or take
+    /// rounding, is greyscale.
+    @Test func onlyEqualChannelsMakeAGreyscaleImage() throws {
+        func flags(_ tint: (Int, Int, Int), noise: Int) throws -> [String] {
+            var sequence = TestSequence(state: 11)
+            var pixels = [UInt8](repeating: 0, count: 64 * 64 * 3)
+            for p in 0..<(64 * 64) {
+                let n = Int((sequence.next() * Double(2 * noise + 1)).rounded(.down)) - noise
+                for (c, t) in [tint.0, tint.1, tint.2].enumerated() { pixels[p * 3 + c] = UInt8(150 + t + (c == 1 ? n : 0)) }
+            }
+            return try Pipeline(config: Self.config).run(Image(width: 64, height: 64, pixels: pixels)).flags
+        }
+        // Green off by up to 3 levels either way (rounding): greyscale.
+        #expect(try flags((0, 0, 0), noise: 3).contains("greyscale"))
+        // A warm tint of 4 levels across the whole picture: colour (the default of 0.02
+        // before the twentieth session, 5 levels, called it greyscale).
+        #expect(try !flags((4, 0, 0), noise: 0).contains("greyscale"))
+        #expect(try !flags((0, 2, 6), noise: 1).contains("greyscale"))
     }
 
     @Test func resultIsDeterministic() throws {
