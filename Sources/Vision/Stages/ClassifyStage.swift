@@ -202,17 +202,20 @@ public func classifyCell(_ a: CellAppearance, greyscale: Bool, saturationThresho
 /// takes up the dye; a dark grey or brown blob is neither. (Greyscale images carry no hue, so
 /// the rule cannot apply there: a dead cell is exactly such a dark blob.)
 public func isUnstainedDark(_ a: CellAppearance, config: PipelineConfig) -> Bool {
-    config.debrisDarkContrast > 0 && a.interiorContrast < -config.debrisDarkContrast
-        && a.centreContrast < config.refractileContrast
-        && !(config.clearRingContrast > 0 && a.ringContrast >= config.clearRingContrast)
+    isDarkWithoutClearRing(a, config: config) && a.centreContrast < config.refractileContrast
 }
 
 /// Dark inside and not blue, as debris is, but with a bright centre (`refractileContrast`)
 /// and no clear ring (`clearRingContrast`): a refractile cell or debris with a lighter spot,
 /// which only the rim round the centre tells apart (`refractileRimShare`).
 func isDarkWithBrightCentreOnly(_ a: CellAppearance, config: PipelineConfig) -> Bool {
+    isDarkWithoutClearRing(a, config: config) && a.centreContrast >= config.refractileContrast
+}
+
+/// Darker inside than the background by `debrisDarkContrast` (on) and without a clear ring
+/// (`clearRingContrast`), whatever its centre.
+private func isDarkWithoutClearRing(_ a: CellAppearance, config: PipelineConfig) -> Bool {
     config.debrisDarkContrast > 0 && a.interiorContrast < -config.debrisDarkContrast
-        && a.centreContrast >= config.refractileContrast
         && !(config.clearRingContrast > 0 && a.ringContrast >= config.clearRingContrast)
 }
 
@@ -237,7 +240,9 @@ struct DebrisVerdict: Equatable {
 /// its profile a clear cell's ring at whatever radius (`clearRingDepth`) inside an outline
 /// that is not ragged (`clearRingRaggedRoundness`), or its edge a round
 /// disc at least a cell wide (`DiscEdge`, `defocusedDiscRoundness`), or a halo just outside
-/// that edge, when the edge lies elsewhere than the candidate's radius.
+/// that edge, when the edge lies elsewhere than the candidate's radius. A candidate dark and
+/// unstained but for a bright centre is debris unless that centre sits inside a rim circle
+/// (`isDarkWithBrightCentreOnly`, `refractileRimShare`).
 ///
 /// - Parameters:
 ///   - a: the candidate's appearance (line-relative when it lies on a line).
