@@ -245,8 +245,9 @@ struct RefractileRimTests {
             verdicts.append(debrisVerdict(a, x: x, y: y, r: 7, in: image, config: config))
         }
         let cell = try #require(verdicts[0].rimInliers), gap = try #require(verdicts[1].rimInliers)
-        #expect(!verdicts[0].debris && cell >= 20, "\(verdicts[0])")
-        #expect(verdicts[1].debris && gap < 20, "\(verdicts[1])")
+        let needed = config.refractileRimShare * Double(RimCircle.rays)
+        #expect(!verdicts[0].debris && Double(cell) >= needed, "\(verdicts[0])")
+        #expect(verdicts[1].debris && Double(gap) < needed, "\(verdicts[1])")
         // Off, a bright centre alone makes a cell, as before.
         var off = config
         off.refractileRimShare = 0
@@ -266,7 +267,7 @@ struct RefractileRimTests {
 
     @Test func theShareIsAConfigurationKey() throws {
         let config = try PipelineConfig.parse(Array(#"{"refractileRimShare": 0.75}"#.utf8))
-        #expect(config.refractileRimShare == 0.75 && PipelineConfig().refractileRimShare == 0.6)
+        #expect(config.refractileRimShare == 0.75 && PipelineConfig().refractileRimShare == 0.8)
         #expect(config.configHash != PipelineConfig().configHash)
         #expect(throws: (any Error).self) { try PipelineConfig.parse(Array(#"{"refractileRimShare": 2}"#.utf8)) }
     }

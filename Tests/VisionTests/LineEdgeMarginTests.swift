@@ -20,12 +20,14 @@ struct LineEdgeMarginTests {
 
     /// In the core of two crossing triple lines of a tinted image, the dark core reads as stain
     /// whose edges cover 12 of 16 sectors round a centre between the strokes. (Moving it to
-    /// its stain's centre, `stainCentresOnLines`, or voting with the line subtracted,
-    /// `lineSubtractedVotes`, also loses it: off here, so that the margin is what this tests.)
+    /// its stain's centre, `stainCentresOnLines`, voting with the line subtracted,
+    /// `lineSubtractedVotes`, or asking its bright centre for a rim circle,
+    /// `refractileRimShare`, also loses it: off here, so that the margin is what this tests.)
     @Test func aTripleCrossingCoreIsNotAStainedCell() throws {
         var base = PipelineConfig()
         base.stainCentresOnLines = false
         base.lineSubtractedVotes = false
+        base.refractileRimShare = 0
         let (with, without) = try detectionsWithAndWithout("Tests/Images/triple-crossing-core.png", base: base) {
             $0.lineEdgeCoverageMargin = 0
         }
