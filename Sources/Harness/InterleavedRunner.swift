@@ -33,23 +33,26 @@ public func runInterleaved(_ fixtures: [RunFixture], pipelines: [Pipeline], sett
                 for step in 0..<versions {
                     let v = (index + repeatIndex + step) % versions
                     // A version that failed on this fixture is not run again.
-                    if let earlier = perVersion[v], earlier.samples.count < repeatIndex { continue }
+                    if perVersion[v]?.error != nil { continue }
                     guard let outcome = runFixture(fixtures[index], pipeline: pipelines[v], settings: once, worker: worker,
                                                    runStart: runStart, check: check) else { return .interrupted }
-                    if var earlier = perVersion[v] {
-                        // Later repeats add timings only (`FixtureOutcome.result` is the first's).
-                        guard outcome.error == nil else {
-                            earlier.status = outcome.status
-                            earlier.error = outcome.error
-                            perVersion[v] = earlier
-                            continue
-                        }
+                    guard var earlier = perVersion[v] else {
+                        perVersion[v] = outcome
+                        continue
+                    }
+                    // Later repeats add timings only (`FixtureOutcome.result` is the first's). One
+                    // that fails leaves the outcome errored and unscored, as `runFixture` does
+                    // when a repeat fails.
+                    if let error = outcome.error {
+                        earlier.status = outcome.status
+                        earlier.error = error
+                        earlier.score = nil
+                        earlier.truth = nil
+                    } else {
                         earlier.samples += outcome.samples
                         earlier.spans += outcome.spans
-                        perVersion[v] = earlier
-                    } else {
-                        perVersion[v] = outcome
                     }
+                    perVersion[v] = earlier
                 }
             }
             return .finished(perVersion.compactMap { $0 })
