@@ -294,6 +294,17 @@ public struct PipelineConfig: Sendable, Equatable {
     /// 7 of their blank-control detections fewer; the six independent draws and the Goldens
     /// unchanged.)
     public var tripleWidthMeasured: Bool = true
+    /// Where the ruling is mapped to the chamber, a candidate is dropped when at least
+    /// `rulingCopyMatches` copies of its window one ruling period away (50, 200 or 250 µm
+    /// along either ruling direction, aligned within 2 px) match it with a residual below this
+    /// share of the window's own structure (`RulingCopies`): the window holds only the ruling.
+    /// Heavy rulings leave light squares between their strokes that pass the boundary tests.
+    /// (Twenty-first session, 0.2: on the third generator's draws 15 and 28 false detections
+    /// fewer, no cell lost; see the README's accuracy notes.) 0 = off.
+    public var rulingCopyResidual: Double = 0.2
+    /// Copies that must match (`rulingCopyResidual`): more than one, as a cell can have a
+    /// look-alike neighbour exactly a period away.
+    public var rulingCopyMatches: Int = 2
     /// A candidate that passed the boundary test is dropped when the same disc a few radii
     /// further along a ruling direction (`lineStep`: 2.2 ... 4 radii, whole pixels) differs
     /// from it by less than this many times the difference noise alone would give

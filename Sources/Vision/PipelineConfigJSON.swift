@@ -81,6 +81,8 @@ enum ConfigKey {
             .flag("roundRimAtMargin", \.roundRimAtMargin),
             .number("crossingLineContrast", \.crossingLineContrast, 0...100),
             .number("tripleCrossingMarginPx", \.tripleCrossingMarginPx, 0...100),
+            .number("rulingCopyResidual", \.rulingCopyResidual, 0...10),
+            .integer("rulingCopyMatches", \.rulingCopyMatches, 1...12),
             .flag("tripleWidthMeasured", \.tripleWidthMeasured),
             .number("lineShiftRatio", \.lineShiftRatio, 0...1000),
             .number("keepUnvotedCoverage", \.keepUnvotedCoverage, 0...1),

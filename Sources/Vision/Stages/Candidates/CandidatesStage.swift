@@ -9,7 +9,8 @@ import Foundation
 /// (`BoundaryTest`; a candidate that fails is tested again at the centre its rim draws);
 /// then, in image pixels, size and the crossings of ruling lines
 /// (`ImageScaleFilters`), then the circle each candidate's rim draws (`RimCircle`): moved to
-/// its centre, or dropped where the rim borrowed at the test's margin is not round.
+/// its centre, or dropped where the rim borrowed at the test's margin is not round; last,
+/// the candidates whose window repeats a ruling period away (`RulingCopyFilter`).
 /// Each step records what it kept in `Frame.trace` when one is asked for.
 struct CandidatesStage: Stage {
     let name = "candidates"
@@ -78,6 +79,15 @@ struct CandidatesStage: Stage {
         if let centred = maps.rimCentred(found) {
             found = centred
             frame.trace?.record("rim circle", found, position: { ($0.x, $0.y, $0.r) })
+        }
+        if let copies = maps.rulingCopiesFiltered(found) {
+            frame.trace?.record("ruling copies (verdicts)", Array(zip(found, copies.verdicts)),
+                                position: { c, _ in (c.x, c.y, c.r) }, note: { _, v in
+                guard let v else { return "not tested" }
+                return "\(v.matches) matching" + (v.best.isFinite ? ", best residual \(fmt(Double(v.best)))" : "")
+            })
+            found = copies.kept
+            frame.trace?.record("ruling copies", found, position: { ($0.x, $0.y, $0.r) })
         }
         frame.candidates = found
     }
