@@ -34,6 +34,8 @@ struct RulingCopies {
     private let toImage: Homography
     /// Disc layouts by radius, built on first use.
     private var layouts: [Int: DiscLayout] = [:]
+    /// The differences of one comparison, kept from candidate to candidate.
+    private var scratch: [Float] = []
 
     /// Nil when the chamber map has no inverse.
     init?(_ image: Image, imageToChamber: Homography) {
@@ -92,12 +94,21 @@ struct RulingCopies {
         guard r > 0, r < 1e4 else { return nil }
         let radius = Int((1.25 * r + 2).rounded(.up))
         let cx = Int(x.rounded()), cy = Int(y.rounded())
-        let layout = layouts[radius] ?? DiscLayout(radius: radius, imageWidth: image.width)
-        layouts[radius] = layout
+        let layout: DiscLayout
+        if let known = layouts[radius] {
+            layout = known
+        } else {
+            layout = DiscLayout(radius: radius, imageWidth: image.width)
+            layouts[radius] = layout
+        }
         let half = layout.half, side = layout.side
         guard fits(cx, cy, half), let centre = toChamber.apply(Point(x: x, y: y)) else { return nil }
         let ownGate = logGrey(at: layout.gateInImage, x: cx, y: cy)
-        var scratch = [Float](repeating: 0, count: layout.inImage.count)
+        // Taken out of `self` while in use (the comparisons read `self`), and put back.
+        var scratch = self.scratch
+        self.scratch = []
+        defer { self.scratch = scratch }
+        if scratch.count < layout.inImage.count { scratch = [Float](repeating: 0, count: layout.inImage.count) }
         let gateStructure = meanDeviation(ownGate, count: ownGate.count, sum: ownGate.reduce(0, +))
         guard gateStructure > 1e-4 else { return nil }
         // The disc and its structure, read when a copy is searched.
