@@ -84,6 +84,18 @@ struct RulingCopiesTests {
         #expect(copies.matches(x: 5, y: 100, r: 8, maxResidual: 0.2, enough: 2) == nil)
     }
 
+    /// Positions and radii no candidate has (not finite, a radius beyond any image) are not
+    /// judged, and do not trap.
+    @Test func unreasonableCandidatesAreNotJudged() throws {
+        var canvas = Canvas(width: 200, height: 200)
+        canvas.liveCell(x: 100, y: 100, r: 8)
+        var copies = try #require(RulingCopies(canvas.image(), imageToChamber: .identity))
+        for (x, y, r) in [(Double.nan, 100.0, 8.0), (100, .infinity, 8), (100, 100, .nan), (100, 100, 0),
+                          (100, 100, -3), (100, 100, 5e3), (1e300, 100, 8)] {
+            #expect(copies.matches(x: x, y: y, r: r, maxResidual: 0.2, enough: 2) == nil, "\((x, y, r))")
+        }
+    }
+
     @Test func theSettingsAreReadFromJSON() throws {
         let config = try PipelineConfig.parse(Array(#"{"rulingCopyResidual": 0.3, "rulingCopyMatches": 3}"#.utf8), file: "c.json")
         #expect(config.rulingCopyResidual == 0.3)

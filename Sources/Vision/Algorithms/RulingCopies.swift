@@ -61,8 +61,12 @@ struct RulingCopies {
         let inImage: [Int], gateInImage: [Int]
         let inWindow: [Int], sparseInWindow: [Int], sparseInImage: [Int]
 
+        /// Half the side of the window: the disc and the search's margin (the reach, and a
+        /// pixel for the bilinear read beyond it).
+        static func half(radius: Int) -> Int { radius + RulingCopies.reach + 2 }
+
         init(radius: Int, imageWidth: Int) {
-            half = radius + RulingCopies.reach + 2
+            half = Self.half(radius: radius)
             side = 2 * half + 1
             var inImage: [Int] = [], gateInImage: [Int] = [], inWindow: [Int] = [], sparseInWindow: [Int] = []
             var sparseInImage: [Int] = []
@@ -91,9 +95,11 @@ struct RulingCopies {
     /// difference and drops out). Nil when the disc (with the search's margin) leaves the
     /// image or is flat.
     mutating func matches(x: Double, y: Double, r: Double, maxResidual: Float, enough: Int) -> Verdict? {
-        guard r > 0, r < 1e4 else { return nil }
+        guard r > 0, r < 1e4, x.magnitude < 1e9, y.magnitude < 1e9 else { return nil }
         let radius = Int((1.25 * r + 2).rounded(.up))
         let cx = Int(x.rounded()), cy = Int(y.rounded())
+        guard fits(cx, cy, DiscLayout.half(radius: radius)),
+              let centre = toChamber.apply(Point(x: x, y: y)) else { return nil }
         let layout: DiscLayout
         if let known = layouts[radius] {
             layout = known
@@ -102,7 +108,6 @@ struct RulingCopies {
             layouts[radius] = layout
         }
         let half = layout.half, side = layout.side
-        guard fits(cx, cy, half), let centre = toChamber.apply(Point(x: x, y: y)) else { return nil }
         let ownGate = logGrey(at: layout.gateInImage, x: cx, y: cy)
         // Taken out of `self` while in use (the comparisons read `self`), and put back.
         var scratch = self.scratch
