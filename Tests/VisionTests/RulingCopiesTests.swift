@@ -11,6 +11,8 @@ import Testing
 @Suite("A window the ruling repeats a period away holds no cell")
 struct RulingCopiesTests {
     static let path = "Tests/Images/heavy-ruling-squares.png"
+    /// The default residual limit.
+    static let limit = Float(PipelineConfig().rulingCopyResidual)
     /// Where the light squares are detected without the rule, image pixels, and the radius.
     static let rulingSpots: [(x: Double, y: Double, r: Double)] = [(68.8, 175.9, 5.3), (254.9, 187.4, 6.2)]
     /// The labelled cells, image pixels (from the generator's label, less the crop's origin).
@@ -34,7 +36,7 @@ struct RulingCopiesTests {
         let image = try Image.decode(file: repositoryRoot + "/" + Self.path)
         var copies = try #require(RulingCopies(image, imageToChamber: Self.imageToChamber()))
         for spot in Self.rulingSpots {
-            let found = copies.matches(x: spot.x, y: spot.y, r: spot.r, maxResidual: 0.2, enough: 12)
+            let found = copies.matches(x: spot.x, y: spot.y, r: spot.r, maxResidual: Self.limit, enough: 12)
             let verdict = try #require(found)
             #expect(verdict.matches >= 2, "\(spot): \(verdict)")
         }
@@ -46,7 +48,7 @@ struct RulingCopiesTests {
         var copies = try #require(RulingCopies(image, imageToChamber: Self.imageToChamber()))
         var tested = 0
         for cell in Self.cells {
-            guard let verdict = copies.matches(x: cell.x, y: cell.y, r: cell.r, maxResidual: 0.2, enough: 12) else { continue }
+            guard let verdict = copies.matches(x: cell.x, y: cell.y, r: cell.r, maxResidual: Self.limit, enough: 12) else { continue }
             tested += 1
             #expect(verdict.matches < 2, "\(cell): \(verdict)")
         }
@@ -70,7 +72,7 @@ struct RulingCopiesTests {
         let image = canvas.image(noise: 0.01)
         // One µm per pixel: the twin is one 50 µm square to the right.
         var copies = try #require(RulingCopies(image, imageToChamber: .identity))
-        let found = copies.matches(x: 150, y: 150, r: 8, maxResidual: 0.2, enough: 12)
+        let found = copies.matches(x: 150, y: 150, r: 8, maxResidual: Self.limit, enough: 12)
         let verdict = try #require(found)
         #expect(verdict.matches == 1, "\(verdict)")
     }

@@ -16,6 +16,10 @@ struct RulingCopies {
     /// Ruling periods, µm.
     static let periodsUm = [NeubauerGeometry.smallSquareUm, NeubauerGeometry.groupSquareUm,
                             NeubauerGeometry.cornerSubsquareUm]
+    /// The window's radius, candidate radii (plus 2 px): the candidate and its rim, little
+    /// else. (1.25 held other objects beside the candidate that do not repeat: 8 of the third
+    /// generator's ruling squares passed at the same residual limit.)
+    static let windowRadii = 1.0
     /// Registration error allowed, image pixels each way: whole pixels are searched, then the
     /// best is refined to a fraction of a pixel.
     static let reach = 2
@@ -87,7 +91,7 @@ struct RulingCopies {
         }
     }
 
-    /// Copies of the disc of radius 1.25 r + 2 round (x, y) (image pixels) one period away
+    /// Copies of the disc of radius `windowRadii` r + 2 round (x, y) (image pixels) one period away
     /// along either ruling direction whose residual is below `maxResidual`, counted up to
     /// `enough`. The residual is the mean absolute deviation from its mean of the log-grey
     /// difference between the disc and the copy, at the copy's best alignment, over the disc's
@@ -96,7 +100,7 @@ struct RulingCopies {
     /// image or is flat.
     mutating func matches(x: Double, y: Double, r: Double, maxResidual: Float, enough: Int) -> Verdict? {
         guard r > 0, r < 1e4, x.magnitude < 1e9, y.magnitude < 1e9 else { return nil }
-        let radius = Int((1.25 * r + 2).rounded(.up))
+        let radius = Int((Self.windowRadii * r + 2).rounded(.up))
         let cx = Int(x.rounded()), cy = Int(y.rounded())
         guard fits(cx, cy, DiscLayout.half(radius: radius)),
               let centre = toChamber.apply(Point(x: x, y: y)) else { return nil }
