@@ -17,8 +17,9 @@ struct RulingCopies {
     static let periodsUm = [NeubauerGeometry.smallSquareUm, NeubauerGeometry.groupSquareUm,
                             NeubauerGeometry.cornerSubsquareUm]
     /// The window's radius, candidate radii (plus 2 px): the candidate and its rim, little
-    /// else. (1.25 held other objects beside the candidate that do not repeat: 8 of the third
-    /// generator's ruling squares passed at the same residual limit.)
+    /// else. (At 1.25 the window holds more of what lies beside the candidate, which does not
+    /// repeat: a residual limit of 0.25 then cost 7 cells of the third generator's draws,
+    /// offline; at 1.0 no cell of them.)
     static let windowRadii = 1.0
     /// Registration error allowed, image pixels each way: whole pixels are searched, then the
     /// best is refined to a fraction of a pixel.
@@ -26,7 +27,8 @@ struct RulingCopies {
     /// A copy whose residual at its registered position is above this is not searched: on
     /// the third generator's draws, where the registration is up to 2 px off, 95 % of the
     /// copies that match after the search are below 0.36 there, and a candidate with two
-    /// matching copies always had two below 0.4; half the copies of a cell are above 1.
+    /// matching copies always had two below 0.4; half the copies of a cell are above 1
+    /// (offline, with the window at 1.25 radii).
     static let searchBelow: Float = 0.45
 
     /// Log grey (R + 2G + B, 0 ... 1020) of every value: contrast in ratios, as the
@@ -91,8 +93,8 @@ struct RulingCopies {
         }
     }
 
-    /// Copies of the disc of radius `windowRadii` r + 2 round (x, y) (image pixels) one period away
-    /// along either ruling direction whose residual is below `maxResidual`, counted up to
+    /// Copies of the disc of radius `windowRadii` r + 2 round (x, y) (image pixels) one period
+    /// away along either ruling direction whose residual is below `maxResidual`, counted up to
     /// `enough`. The residual is the mean absolute deviation from its mean of the log-grey
     /// difference between the disc and the copy, at the copy's best alignment, over the disc's
     /// own mean absolute deviation (a slowly varying illumination adds a constant to the
