@@ -488,6 +488,15 @@ public struct PipelineConfig: Sendable, Equatable {
     /// The halo's (and the disc edge's) contrast against the background for `haloSectors`,
     /// as a fraction of the background's linear luminance.
     public var haloContrast: Double = 0.03
+    /// A halo sector whose far annulus (1.8 ... 2.5 r) lies this fraction below the background
+    /// is blocked (a ruling line or a neighbour crosses it), and the halo is also counted over
+    /// the open sectors, scaled to 16 (`haloSectors`), when at least `haloMinOpenSectors` are
+    /// open. (Twenty-first session: the third generator's draws +9 and +4 cells, +1 false
+    /// detection; no other set moved. With 10 open sectors asked, +15 and +13 cells for +4 and
+    /// +2 false detections, and the default-seed draw +2 false detections.) 0 = off.
+    public var haloBlockedDarkness: Double = 0.12
+    /// Open sectors the scaled halo count needs (`haloBlockedDarkness`).
+    public var haloMinOpenSectors: Int = 12
     /// Colour images: a dark candidate whose half-contrast edge (`DiscEdge`) is round, this
     /// share of 32 rays within 20 % of its median radius, is a live cell far out of focus
     /// (a grey disc: no bright centre, no ring, no halo), not debris, when that radius is at

@@ -113,6 +113,8 @@ enum ConfigKey {
             .number("refractileRimShare", \.refractileRimShare, 0...1),
             .integer("haloSectors", \.haloSectors, 0...16),
             .number("haloContrast", \.haloContrast, 0...1),
+            .number("haloBlockedDarkness", \.haloBlockedDarkness, 0...1),
+            .integer("haloMinOpenSectors", \.haloMinOpenSectors, 1...16),
             .number("defocusedDiscRoundness", \.defocusedDiscRoundness, 0...1),
             .number("defocusedDiscMinRadius", \.defocusedDiscMinRadius, 0...10),
             .number("defocusedDiscMaxLobes", \.defocusedDiscMaxLobes, 0...10),

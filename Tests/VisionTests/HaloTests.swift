@@ -28,6 +28,32 @@ struct HaloTests {
         #expect(haloSectors(image, x: 150, y: 30, r: r, contrast: 0.03) == 0)
     }
 
+    /// A halo disc whose halo is faint on one side (missing over 90°, as a cell's halo is
+    /// uneven) and a dark neighbour touching it on the other (a filled disc of the same
+    /// radius, two radii away): the sectors the neighbour covers and the faint ones together
+    /// fall short of the 10 asked; counted over the sectors the neighbour leaves open, the
+    /// halo shows in enough.
+    @Test func aNeighbourBesideTheHaloBlocksOnlyItsOwnSectors() {
+        var canvas = Canvas(width: 80, height: 60)
+        let r = 7.0
+        canvas.paint(factor: (1.12, 1.12, 1.12), bounds: (15, 15, 45, 45)) { x, y in
+            let d = ((x - 30) * (x - 30) + (y - 30) * (y - 30)).squareRoot()
+            return d >= r && d <= 1.4 * r && !(x < 30 && abs(y - 30) < 30 - x)
+        }
+        canvas.annulus(x: 30, y: 30, outer: r, factor: (0.8, 0.8, 0.8))
+        canvas.annulus(x: 30 + 2 * r, y: 30, outer: r, factor: (0.45, 0.45, 0.45))
+        canvas.blur(sigma: 0.8)
+        let image = canvas.image(noise: 0.01)
+        let plain = haloSectors(image, x: 30, y: 30, r: r, contrast: 0.03)
+        let open = haloSectors(image, x: 30, y: 30, r: r, contrast: 0.03, blockedDarkness: 0.12, minOpenSectors: 12)
+        #expect(plain < 10, "the case no longer arises: \(plain) sectors without the rule")
+        #expect(open >= 10, "\(open)")
+        // Asked for more open sectors than the neighbour leaves, the count is the plain one.
+        #expect(haloSectors(image, x: 30, y: 30, r: r, contrast: 0.03, blockedDarkness: 0.12, minOpenSectors: 16) == plain)
+        let config = PipelineConfig()
+        #expect(config.haloBlockedDarkness == 0.12 && config.haloMinOpenSectors == 12)
+    }
+
     /// The test is taken only where its outer annulus lies inside the image; elsewhere no halo
     /// is claimed, and nothing traps, whatever the radius.
     @Test func aHaloLeavingTheImageIsNotClaimed() {

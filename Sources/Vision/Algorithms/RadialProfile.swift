@@ -79,11 +79,20 @@ func clearRingDepth(_ image: Image, x: Double, y: Double, r: Double, background:
 /// debris rule would take for a dark unstained blob. Debris absorbs light and draws no halo,
 /// and a speck smaller than the candidate leaves its edge annulus at the background's level.
 ///
+/// A sector whose outer annulus lies `blockedDarkness` or more below the background is blocked:
+/// a ruling line or a neighbour crosses it, and darkens the halo there too. Where at least
+/// `minOpenSectors` sectors are open, the count is also taken over the open ones and scaled to
+/// 16, and the larger of the two is returned: a cell beside a heavy line shows its halo in the
+/// sectors the line leaves free.
+///
 /// - Parameters:
 ///   - x, y, r: candidate centre and radius, image pixels.
 ///   - contrast: how far the halo and the disc's edge must stand from the background
 ///     (0.03 = 3 %).
-func haloSectors(_ image: Image, x: Double, y: Double, r: Double, contrast: Double) -> Int {
+///   - blockedDarkness: fraction below the background that blocks a sector; 0 = none is.
+///   - minOpenSectors: open sectors needed for the scaled count.
+func haloSectors(_ image: Image, x: Double, y: Double, r: Double, contrast: Double,
+                 blockedDarkness: Double = 0, minOpenSectors: Int = 16) -> Int {
     guard r > 0, r < 1e6 else { return 0 }
     let sectorOf = SectorLocator(sectors: 16)
     // Per sector, sum and count of each annulus.
@@ -110,10 +119,16 @@ func haloSectors(_ image: Image, x: Double, y: Double, r: Double, contrast: Doub
     guard !outerMeans.isEmpty else { return 0 }
     let background = 0.5 * (outerMeans[(outerMeans.count - 1) / 2] + outerMeans[outerMeans.count / 2])
     let bright = background * (1 + contrast), dark = background * (1 - contrast)
-    var sectors = 0
+    let blocked = background * (1 - blockedDarkness)
+    var sectors = 0, open = 0, openShowing = 0
     for k in stride(from: 0, to: 32, by: 2) where halo[k + 1] > 0 && edge[k + 1] > 0 {
         let haloMean = halo[k] / halo[k + 1], edgeMean = edge[k] / edge[k + 1]
-        if haloMean > bright && edgeMean < dark { sectors += 1 }
+        let shows = haloMean > bright && edgeMean < dark
+        if shows { sectors += 1 }
+        guard blockedDarkness > 0, outer[k + 1] > 0, outer[k] / outer[k + 1] >= blocked else { continue }
+        open += 1
+        if shows { openShowing += 1 }
     }
-    return sectors
+    guard blockedDarkness > 0, open >= minOpenSectors, open > 0, open < 16 else { return sectors }
+    return max(sectors, openShowing * 16 / open)
 }
