@@ -260,11 +260,13 @@ func debrisVerdict(_ a: CellAppearance, x: Double, y: Double, r: Double, onLine:
         let debris = Double(rim.inliers) < config.refractileRimShare * Double(RimCircle.rays)
         return DebrisVerdict(debris: debris, rimInliers: rim.inliers)
     }
+    func haloSectorsAt(_ radius: Double) -> Int {
+        haloSectors(image, x: x, y: y, r: radius, contrast: config.haloContrast,
+                    blockedDarkness: config.haloBlockedDarkness, minOpenSectors: config.haloMinOpenSectors)
+    }
     var halo: Int?
     if config.haloSectors > 0 {
-        let sectors = haloSectors(image, x: x, y: y, r: r, contrast: config.haloContrast,
-                                  blockedDarkness: config.haloBlockedDarkness,
-                                  minOpenSectors: config.haloMinOpenSectors)
+        let sectors = haloSectorsAt(r)
         if sectors >= config.haloSectors { return DebrisVerdict(debris: false, halo: sectors) }
         halo = sectors
     }
@@ -296,9 +298,7 @@ func debrisVerdict(_ a: CellAppearance, x: Double, y: Double, r: Double, onLine:
         // A halo lies just outside the disc's edge, where a detection's radius that overshoots
         // the disc (blur, a neighbour's rim) does not look for it: asked again at the edge.
         if verdict.debris, config.haloSectors > 0, edge.radius != r, edge.radius >= minDiscRadius {
-            let sectors = haloSectors(image, x: x, y: y, r: edge.radius, contrast: config.haloContrast,
-                                      blockedDarkness: config.haloBlockedDarkness,
-                                      minOpenSectors: config.haloMinOpenSectors)
+            let sectors = haloSectorsAt(edge.radius)
             verdict.haloAtEdge = sectors
             verdict.debris = sectors < config.haloSectors
         }
