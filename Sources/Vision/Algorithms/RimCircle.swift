@@ -40,7 +40,10 @@ struct RimCircle: Equatable {
     /// Whether the circle found holds at least `minShare` of the rays, settled or not. A spot
     /// between cells or between a line's strokes does not: its rays meet whatever lies around
     /// at scattered distances.
-    var holdsMostRays: Bool { Double(inliers) >= Self.minShare * Double(Self.rays) }
+    var holdsMostRays: Bool { holds(share: Self.minShare) }
+
+    /// Whether at least `share` of the rays lie on the circle, settled or not.
+    func holds(share: Double) -> Bool { Double(inliers) >= share * Double(Self.rays) }
 
     /// - Parameters:
     ///   - image: the decoded image: its grey value R + 2G + B, smoothed (`binomialSmooth`: a

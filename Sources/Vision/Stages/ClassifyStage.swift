@@ -257,8 +257,7 @@ func debrisVerdict(_ a: CellAppearance, x: Double, y: Double, r: Double, onLine:
     guard isUnstainedDark(a, config: config) else {
         guard config.refractileRimShare > 0, isDarkWithBrightCentreOnly(a, config: config),
               let rim = RimCircle(image, x: x, y: y, r: r) else { return DebrisVerdict(debris: false) }
-        let debris = Double(rim.inliers) < config.refractileRimShare * Double(RimCircle.rays)
-        return DebrisVerdict(debris: debris, rimInliers: rim.inliers)
+        return DebrisVerdict(debris: !rim.holds(share: config.refractileRimShare), rimInliers: rim.inliers)
     }
     func haloSectorsAt(_ radius: Double) -> Int {
         haloSectors(image, x: x, y: y, r: radius, contrast: config.haloContrast,

@@ -118,7 +118,7 @@ extension CandidateMaps {
     /// with `rimCentringAgreement` of the rays on it and their median residual at most
     /// `rimCentringResidual`. (The centring's move and the boundary test's round rim.)
     func holdsForCentring(_ circle: RimCircle) -> Bool {
-        circle.agrees && Double(circle.inliers) >= config.rimCentringAgreement * Double(RimCircle.rays)
+        circle.agrees && circle.holds(share: config.rimCentringAgreement)
             && circle.residual <= config.rimCentringResidual
     }
 
