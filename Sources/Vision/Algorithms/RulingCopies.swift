@@ -190,7 +190,7 @@ struct RulingCopies {
                     for row in 0..<side {
                         var p = ((y - half + row) * width + x - half) * 3
                         for column in 0..<side {
-                            out[row * side + column] = table[Int(px[p]) &+ 2 &* Int(px[p &+ 1]) &+ Int(px[p &+ 2])]
+                            out[row * side + column] = logGreyOfPixel(px, at: p, table: table)
                             p &+= 3
                         }
                     }
@@ -206,8 +206,7 @@ struct RulingCopies {
         return image.pixels.withUnsafeBufferPointer { px in
             Self.logGrey.withUnsafeBufferPointer { table in
                 at.map { offset in
-                    let p = (origin &+ offset) &* 3
-                    return table[Int(px[p]) &+ 2 &* Int(px[p &+ 1]) &+ Int(px[p &+ 2])]
+                    logGreyOfPixel(px, at: (origin &+ offset) &* 3, table: table)
                 }
             }
         }
@@ -225,9 +224,7 @@ struct RulingCopies {
                     at.withUnsafeBufferPointer { offsets in
                         scratch.withUnsafeMutableBufferPointer { d in
                             for k in v.indices {
-                                let p = (origin &+ offsets[k]) &* 3
-                                let grey = Int(px[p]) &+ 2 &* Int(px[p &+ 1]) &+ Int(px[p &+ 2])
-                                d[k] = v[k] - table[grey]
+                                d[k] = v[k] - logGreyOfPixel(px, at: (origin &+ offsets[k]) &* 3, table: table)
                                 sum += d[k]
                             }
                         }
@@ -237,6 +234,12 @@ struct RulingCopies {
         }
         return meanDeviation(scratch, count: values.count, sum: sum)
     }
+}
+
+/// `RulingCopies.logGrey` of the pixel whose red sample is at `p` in interleaved RGB `px`.
+@inline(__always)
+private func logGreyOfPixel(_ px: UnsafeBufferPointer<UInt8>, at p: Int, table: UnsafeBufferPointer<Float>) -> Float {
+    table[Int(px[p]) &+ 2 &* Int(px[p &+ 1]) &+ Int(px[p &+ 2])]
 }
 
 /// Offset from the middle of three equally spaced samples to the vertex of the parabola through
