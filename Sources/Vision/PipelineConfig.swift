@@ -72,6 +72,13 @@ public struct PipelineConfig: Sendable, Equatable {
     /// photographed a little off square; kept only when it fits the lines better (the
     /// calibration, µm per pixel, stays the registration's). Off: the affine map.
     public var gridPerspective: Bool = true
+    /// Decide the registration on the whole view (`registerRulingInView`): every pair of the
+    /// two families' fits is drawn through its chamber map and compared with the view in two
+    /// dimensions (`rulingAgreement`), which sees where the central square's 50 µm lines stop
+    /// and where the spacing changes. Off: each family's projection decides (`registerRuling`),
+    /// which takes the central square's 200 µm group squares for 250 µm squares in views that
+    /// straddle it and a neighbour.
+    public var gridRegisterInView: Bool = true
     /// Smallest and largest grid line spacing searched, image pixels.
     public var gridMinSpacingPx: Double = 40
     public var gridMaxSpacingPx: Double = 600

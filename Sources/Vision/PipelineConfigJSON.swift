@@ -40,6 +40,7 @@ enum ConfigKey {
             .number("gridMinPeriodicity", \.gridMinPeriodicity, 0...1),
             .number("gridMinHalfAgreement", \.gridMinHalfAgreement, 0...1),
             .flag("gridPerspective", \.gridPerspective),
+            .flag("gridRegisterInView", \.gridRegisterInView),
             .number("gridMinSpacingPx", \.gridMinSpacingPx, 2...100_000),
             .number("gridMaxSpacingPx", \.gridMaxSpacingPx, 2...100_000),
             .number("gridSpacingUm", \.gridSpacingUm, 1...3000),

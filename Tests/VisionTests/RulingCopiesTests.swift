@@ -55,9 +55,15 @@ struct RulingCopiesTests {
         #expect(tested >= 12, "only \(tested) cells away from the border")
     }
 
-    /// The pipeline registers the ruling itself and drops the two squares, nothing else.
+    /// The pipeline registers the ruling itself and drops the two squares, nothing else. With
+    /// the map affine: on this 480 px crop the perspective refinement fits terms the small view
+    /// barely pins down (1.4 % of scale across it), which sets the copies 200-250 µm away 2 px
+    /// or more off and leaves the square at (254.9, 187.4) one copy. In the full view the crop
+    /// comes from, the default configuration drops both.
     @Test func thePipelineDropsTheSquaresOnly() throws {
-        let (with, without) = try detectionsWithAndWithout(Self.path) { $0.rulingCopyResidual = 0 }
+        var affine = PipelineConfig()
+        affine.gridPerspective = false
+        let (with, without) = try detectionsWithAndWithout(Self.path, base: affine) { $0.rulingCopyResidual = 0 }
         func onSpot(_ d: Detection) -> Bool { Self.rulingSpots.contains { isNear(d, $0.x, $0.y, within: 3) } }
         #expect(without.filter(onSpot).count == 2, "the squares are not detected without the rule: the case no longer arises")
         #expect(with == without.filter { !onSpot($0) })

@@ -225,10 +225,20 @@ struct GridStage: Stage {
             return
         }
         // Which Neubauer spacing each family's period is and where its lines lie in the chamber
-        // (`registerRuling`); when the profiles cannot be scored, the configured spacing with a
-        // line of each family on chamber 0.
+        // (`registerRulingInView`, or `registerRuling` on the projections alone); when the
+        // profiles cannot be scored, the configured spacing with a line of each family on
+        // chamber 0.
         let normals = lines.angles.map { $0 - .pi / 2 }
-        let fits = registerRuling(lines.profiles, assumedSpacingUm: config.gridSpacingUm) ?? (0..<2).map { k in
+        let view = config.gridRegisterInView ? RulingView(frame.flat, scale: frame.scale) : nil
+        let inView = view.flatMap { view in
+            registerRulingInView(lines.profiles, agreement: { pair, stride in
+                chamberMapping(normals: normals, fits: pair, scale: frame.scale).flatMap {
+                    view.agreement(imageToChamber: $0.imageToChamber, umPerPixel: $0.umPerPixel,
+                                   workingScale: frame.scale, stride: stride)
+                }
+            }, assumedSpacingUm: config.gridSpacingUm)
+        }
+        let fits = inView ?? registerRuling(lines.profiles, assumedSpacingUm: config.gridSpacingUm) ?? (0..<2).map { k in
             let u = config.gridSpacingUm / lines.spacings[k]
             return RulingFamilyFit(umPerPixel: u, offsetUm: -u * lines.phases[k], spacingUm: config.gridSpacingUm,
                                    scaleKnown: false, originKnown: false, score: 0)

@@ -1,0 +1,124 @@
+import Foundation
+import Hemocytometer
+import Imaging
+import Testing
+@testable import Vision
+
+/// The registration decided on the whole view (`gridRegisterInView`, `RulingView`,
+/// `registerRulingInView`).
+@Suite("Registration on the whole view")
+struct RulingInViewTests {
+    /// Whole 1920 x 1080 views that straddle the central large square and its neighbours
+    /// (`Tests/Images/README.md`), with the generators' µm per pixel.
+    static let views: [(path: String, umPerPixel: Double)] = [
+        ("Tests/Images/central-square-corner-view.jpg", 0.71542),
+        ("Tests/Images/central-square-edge-view.jpg", 0.8018),
+    ]
+
+    static func run(_ path: String, inView: Bool) throws -> PipelineResult {
+        var config = PipelineConfig()
+        config.gridRegisterInView = inView
+        return try Pipeline(config: config).run(try Image.decode(file: repositoryRoot + "/" + path))
+    }
+
+    @Test(arguments: views)
+    func viewsAcrossTheCentralSquareAreCalibrated(_ view: (path: String, umPerPixel: Double)) throws {
+        let result = try Self.run(view.path, inView: true)
+        let grid = try #require(result.grid)
+        #expect(abs(grid.umPerPixel / view.umPerPixel - 1) < 0.02, "\(grid.umPerPixel) µm per pixel")
+        #expect(!result.flags.contains("grid-scale-assumed"))
+        // What the fixture is for: each family's projection alone takes the central square's
+        // 200 µm group squares for 250 µm squares there.
+        let alone = try #require(try Self.run(view.path, inView: false).grid)
+        #expect(abs(alone.umPerPixel / view.umPerPixel - 1.25) < 0.03, "\(alone.umPerPixel) µm per pixel")
+    }
+
+    /// A 960 x 720 view drawn by `PerspectiveTests.view`: 1.1 µm per pixel, turned 3 degrees,
+    /// centred on chamber (1950, 1500), across the central square's right border.
+    static func map(umPerPixel: Double = 1.1) -> [Double] {
+        let (c, s) = (cos(3 * Double.pi / 180), sin(3 * Double.pi / 180))
+        let u = umPerPixel
+        return [u * c, -u * s, 1950 - u * (c * 480 - s * 360), u * s, u * c, 1500 - u * (s * 480 + c * 360), 0, 0, 1]
+    }
+
+    /// The view's flattened working plane, as the grid stage sees it.
+    static func view(_ image: Image) throws -> (view: RulingView, scale: Int) {
+        var frame = Frame(image: image, config: PipelineConfig())
+        try NormalizeStage().run(&frame)
+        try IlluminationStage().run(&frame)
+        return (RulingView(frame.flat, scale: frame.scale), frame.scale)
+    }
+
+    @Test func theTrueMapExplainsTheViewBetterThanTheQuarterOffOne() throws {
+        let truth = Self.map()
+        let (view, scale) = try Self.view(PerspectiveTests.view(map: truth))
+        let right = try #require(view.agreement(imageToChamber: truth, umPerPixel: 1.1, workingScale: scale))
+        // The central square's 200 µm groups read as 250 µm squares, anchored at the same point.
+        var wrong = truth
+        for i in [0, 1, 3, 4] { wrong[i] *= 1.25 }
+        wrong[2] = truth[2] * 1.25 - 0.25 * 1950
+        wrong[5] = truth[5] * 1.25 - 0.25 * 1500
+        let quarterOff = try #require(view.agreement(imageToChamber: wrong, umPerPixel: 1.375, workingScale: scale))
+        #expect(right > 0.5)
+        #expect(right - quarterOff > 0.2, "\(right) against \(quarterOff)")
+        // A map half a small square off along x misses every line of that family.
+        var shifted = truth
+        shifted[2] += 25
+        let off = try #require(view.agreement(imageToChamber: shifted, umPerPixel: 1.1, workingScale: scale))
+        #expect(right - off > 0.2)
+        // The coarse look agrees with the full lattice about which is better.
+        let coarse = try #require(view.agreement(imageToChamber: truth, umPerPixel: 1.1, workingScale: scale, stride: 4))
+        let coarseWrong = try #require(view.agreement(imageToChamber: wrong, umPerPixel: 1.375, workingScale: scale, stride: 4))
+        #expect(coarse > coarseWrong)
+    }
+
+    @Test func mapsItCannotDrawAreNotScored() throws {
+        let (view, scale) = try Self.view(PerspectiveTests.view(map: Self.map()))
+        var perspective = Self.map()
+        perspective[6] = 1e-5
+        #expect(view.agreement(imageToChamber: perspective, umPerPixel: 1.1, workingScale: scale) == nil)
+        var infinite = Self.map()
+        infinite[2] = .infinity
+        #expect(view.agreement(imageToChamber: infinite, umPerPixel: 1.1, workingScale: scale) == nil)
+        var absurd = Self.map()
+        absurd[0] = 1e300
+        #expect(view.agreement(imageToChamber: absurd, umPerPixel: 1.1, workingScale: scale) == nil)
+        #expect(view.agreement(imageToChamber: Self.map(), umPerPixel: 0, workingScale: scale) == nil)
+        #expect(view.agreement(imageToChamber: Array(Self.map().prefix(6)), umPerPixel: 1.1, workingScale: scale) == nil)
+        // Nothing but background: no contrast to correlate with.
+        let blank = RulingView(Plane(width: 200, height: 100, repeating: 1), scale: 1)
+        #expect(blank.agreement(imageToChamber: Self.map(), umPerPixel: 1.1, workingScale: 1) == nil)
+        // A plane too small for the lattice.
+        #expect(RulingView(Plane(width: 1, height: 1, repeating: 1), scale: 1)
+            .agreement(imageToChamber: Self.map(), umPerPixel: 1.1, workingScale: 1) == nil)
+    }
+
+    /// The two families of a view of the central group squares (`RulingRegistrationTests`),
+    /// decided by an `agreement` that scores each spacing as given.
+    static func decide(_ scores: [Double: Double]) throws -> [RulingFamilyFit] {
+        let x = RulingRegistrationTests.family(startUm: 1130, umPerSample: 1.5).family
+        let y = RulingRegistrationTests.family(startUm: 1210, umPerSample: 1.5, seed: 3).family
+        return try #require(registerRulingInView([x, y], agreement: { pair, _ in scores[pair[0].spacingUm] }))
+    }
+
+    @Test func theBestPairIsTakenAndTheFlagsSayHowSure() throws {
+        let clear = try Self.decide([200: 0.6, 250: 0.4, 50: 0.1, 1000: 0.1])
+        #expect(clear.allSatisfy { $0.spacingUm == 200 && $0.scaleKnown })
+        // Within the margin: still the better pair, but the scale counts as not known.
+        let close = try Self.decide([200: 0.6, 250: 0.57, 50: 0.1, 1000: 0.1])
+        #expect(close.allSatisfy { $0.spacingUm == 200 && !$0.scaleKnown && !$0.originKnown })
+        // As good as the assumed spacing (within a tenth of the margin): the assumed one.
+        let tied = try Self.decide([200: 0.6, 250: 0.598, 50: 0.1, 1000: 0.1])
+        #expect(tied.allSatisfy { $0.spacingUm == 250 && !$0.scaleKnown })
+        // No pair scored: nothing decided here (the grid stage falls back to the projections).
+        let x = RulingRegistrationTests.family(startUm: 1130, umPerSample: 1.5).family
+        #expect(registerRulingInView([x, x], agreement: { _, _ in nil }) == nil)
+    }
+
+    @Test func theConfigKeyIsReadAndOnByDefault() throws {
+        #expect(PipelineConfig().gridRegisterInView)
+        let off = try PipelineConfig.parse(Array(#"{"gridRegisterInView": false}"#.utf8))
+        #expect(!off.gridRegisterInView)
+        #expect(throws: (any Error).self) { try PipelineConfig.parse(Array(#"{"gridRegisterInView": "yes"}"#.utf8)) }
+    }
+}
