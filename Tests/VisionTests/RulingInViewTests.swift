@@ -115,6 +115,19 @@ struct RulingInViewTests {
         #expect(registerRulingInView([x, x], agreement: { _, _ in nil }) == nil)
     }
 
+    /// A period search that locks onto every other line: one family's period twice the other's
+    /// scale allows no pair of one scale, until that period is also read halved.
+    @Test func aFamilyLockedOntoTwiceItsSpacingIsReadHalved() throws {
+        let x = RulingRegistrationTests.family(startUm: 1130, umPerSample: 1.5).family
+        var y = RulingRegistrationTests.family(startUm: 1210, umPerSample: 1.5, seed: 3).family
+        y.period *= 2
+        // Scores the pair by how near both scales are to the truth, 1.5 µm per sample.
+        let fits = try #require(registerRulingInView([x, y], agreement: { pair, _ in
+            1 - pair.map { abs(log($0.umPerPixel / 1.5)) }.reduce(0, +)
+        }))
+        #expect(fits.allSatisfy { abs($0.umPerPixel / 1.5 - 1) < 0.03 }, "\(fits.map(\.umPerPixel))")
+    }
+
     @Test func theConfigKeyIsReadAndOnByDefault() throws {
         #expect(PipelineConfig().gridRegisterInView)
         let off = try PipelineConfig.parse(Array(#"{"gridRegisterInView": false}"#.utf8))

@@ -290,25 +290,38 @@ func registerRulingInView(_ families: [RulingFamilyProfile], agreement: (_ pair:
                           assumedSpacingUm: Double = NeubauerGeometry.cornerSubsquareUm,
                           offsetsPerSpacing: Int = 3, coarseStride: Int = 4, coarseReach: Double = 0.1, margin: Double = 0.05,
                           maxScaleRatio: Double = 1.12) -> [RulingFamilyFit]? {
-    let hypotheses = families.map(rulingFamilyFits)
-    guard !hypotheses.isEmpty, hypotheses.allSatisfy({ !$0.isEmpty }) else { return nil }
-    // Per family, the best fits of each spacing at positions half a spacing apart or more.
-    let options: [[RulingFamilyFit]] = hypotheses.map { fits in
-        Dictionary(grouping: fits, by: \.spacingUm).keys.sorted().flatMap { spacing in
-            var kept: [RulingFamilyFit] = []
-            let group = fits.filter { $0.spacingUm == spacing }
-                .sorted { ($0.score, -$0.offsetUm) > ($1.score, -$1.offsetUm) }
-            for fit in group where kept.count < offsetsPerSpacing
-                && kept.allSatisfy({ abs($0.offsetUm - fit.offsetUm) >= 0.5 * spacing }) {
-                kept.append(fit)
-            }
-            return kept
-        }
-    }
-    var pairs: [[RulingFamilyFit]] = [[]]
-    for fits in options { pairs = pairs.flatMap { p in fits.map { p + [$0] } } }
+    guard !families.isEmpty else { return nil }
     let limit = log(max(1, maxScaleRatio))
-    pairs = pairs.filter { p in p.allSatisfy { abs(log($0.umPerPixel / p[0].umPerPixel)) <= limit } }
+    // Every pair of fits of one scale, from each family's `offsetsPerSpacing` best positions
+    // per spacing (half a spacing apart or more).
+    func agreeingPairs(_ hypotheses: [[RulingFamilyFit]]) -> [[RulingFamilyFit]] {
+        let options: [[RulingFamilyFit]] = hypotheses.map { fits in
+            Dictionary(grouping: fits, by: \.spacingUm).keys.sorted().flatMap { spacing in
+                var kept: [RulingFamilyFit] = []
+                let group = fits.filter { $0.spacingUm == spacing }
+                    .sorted { ($0.score, -$0.offsetUm, $0.umPerPixel) > ($1.score, -$1.offsetUm, $1.umPerPixel) }
+                for fit in group where kept.count < offsetsPerSpacing
+                    && kept.allSatisfy({ abs($0.offsetUm - fit.offsetUm) >= 0.5 * spacing || $0.umPerPixel != fit.umPerPixel }) {
+                    kept.append(fit)
+                }
+                return kept
+            }
+        }
+        var pairs: [[RulingFamilyFit]] = [[]]
+        for fits in options { pairs = pairs.flatMap { p in fits.map { p + [$0] } } }
+        return pairs.filter { p in p.allSatisfy { abs(log($0.umPerPixel / p[0].umPerPixel)) <= limit } }
+    }
+    var pairs = agreeingPairs(families.map(rulingFamilyFits))
+    // A family's period can lock onto twice the spacing (every other line of the central
+    // square's 50 µm squares, where the 200 µm lines fall on every fourth): with no pair of one
+    // scale, each family's period is also read halved.
+    if pairs.isEmpty {
+        pairs = agreeingPairs(families.map { family in
+            var halved = family
+            halved.period /= 2
+            return rulingFamilyFits(family) + rulingFamilyFits(halved)
+        })
+    }
     func projected(_ p: [RulingFamilyFit]) -> Double { p.reduce(0) { $0 + $1.score } }
     func sameScale(_ a: [RulingFamilyFit], _ b: [RulingFamilyFit]) -> Bool {
         abs(log(a[0].umPerPixel / b[0].umPerPixel)) <= limit
