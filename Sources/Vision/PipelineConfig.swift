@@ -83,9 +83,11 @@ public struct PipelineConfig: Sendable, Equatable {
     public var gridMinSpacingPx: Double = 40
     public var gridMaxSpacingPx: Double = 600
     /// Spacing taken for the detected line period, micrometres, when the ruling in view
-    /// cannot tell (no triple line or change of spacing: flag "grid-scale-assumed"); otherwise
-    /// the registration against the Neubauer ruling decides (50, 200, 250 or 1000). 250: the
-    /// outer large squares' subdivision.
+    /// cannot tell (flag "grid-scale-assumed"): on the projections alone, no triple line or
+    /// change of spacing in view; on the whole view (`gridRegisterInView`), a pair of this
+    /// spacing explains the view within 0.005 of the best. Otherwise the registration against
+    /// the Neubauer ruling decides (50, 200, 250 or 1000). 250: the outer large squares'
+    /// subdivision.
     public var gridSpacingUm: Double = 250
     /// Median block length along a line for grid-line and fibre removal, in multiples of the
     /// largest cell diameter (a cell must cover less than half a block; see `lineMedian`).
