@@ -84,6 +84,9 @@ struct RulingInViewTests {
         absurd[0] = 1e300
         #expect(view.agreement(imageToChamber: absurd, umPerPixel: 1.1, workingScale: scale) == nil)
         #expect(view.agreement(imageToChamber: Self.map(), umPerPixel: 0, workingScale: scale) == nil)
+        // An absurd scale draws strokes as wide as the chamber: every sample on a line, nothing
+        // to correlate (and no trap in drawing them).
+        #expect(view.agreement(imageToChamber: Self.map(), umPerPixel: 1e300, workingScale: scale) == nil)
         #expect(view.agreement(imageToChamber: Array(Self.map().prefix(6)), umPerPixel: 1.1, workingScale: scale) == nil)
         // Nothing but background: no contrast to correlate with.
         let blank = RulingView(Plane(width: 200, height: 100, repeating: 1), scale: 1)

@@ -74,7 +74,9 @@ struct RulingView {
     func agreement(imageToChamber h: [Double], umPerPixel: Double, workingScale: Int, stride: Int = 1) -> Double? {
         guard h.count == 9, h[6] == 0, h[7] == 0, h[8] == 1, h.allSatisfy(\.isFinite),
               umPerPixel.isFinite, umPerPixel > 0, stride >= 1 else { return nil }
-        let drawing = RulingDrawing(halfWidthUm: max(2.5, 0.75 * umPerPixel * Double(max(1, workingScale))))
+        // (No wider than the ruled area: an absurd scale must not reach the table's conversions.)
+        let drawing = RulingDrawing(halfWidthUm: min(max(2.5, 0.75 * umPerPixel * Double(max(1, workingScale))),
+                                                     NeubauerGeometry.ruledAreaUm))
         // Table positions in fixed point (16 fractional bits): (chamber µm + margin) x samples
         // per µm, stepped by a constant along a row of samples (the map is affine), so the
         // loop converts no floating point and checks no range but the table's.
