@@ -74,7 +74,7 @@ public struct PipelineConfig: Sendable, Equatable {
     public var gridPerspective: Bool = true
     /// Decide the registration on the whole view (`registerRulingInView`): every pair of the
     /// two families' fits is drawn through its chamber map and compared with the view in two
-    /// dimensions (`rulingAgreement`), which sees where the central square's 50 µm lines stop
+    /// dimensions (`RulingView.agreement`), which sees where the central square's 50 µm lines stop
     /// and where the spacing changes. Off: each family's projection decides (`registerRuling`),
     /// which takes the central square's 200 µm group squares for 250 µm squares in views that
     /// straddle it and a neighbour.

@@ -1,7 +1,7 @@
 import Foundation
 import Hemocytometer
 
-/// The Neubauer-improved ruling drawn along one axis, for `rulingAgreement`: per half
+/// The Neubauer-improved ruling drawn along one axis, for `RulingView.agreement`: per half
 /// micrometre of chamber coordinate, whether a stroke of a line that spans the whole ruled
 /// area lies within `halfWidthUm` (bit 0), and whether a stroke of a line drawn only across
 /// the central large square does (bit 1: the 50 µm lines).
@@ -24,7 +24,6 @@ struct RulingDrawing {
         }
         self.strokes = strokes
     }
-
 }
 
 /// The view's line contrast on a lattice of samples: |flat - 1| every `step` working pixels
@@ -60,7 +59,7 @@ struct RulingView {
     /// along the lines. A view that straddles the central large square and a neighbour folds
     /// the central square's 50 µm lines and the neighbour's 250 µm squares into one profile,
     /// where the 200 µm group squares score about as well as 250 µm squares: a quarter of the
-    /// calibration off and the concentration 35-56 %. Drawn in two dimensions, each hypothesis
+    /// calibration off and the concentration up to 56 %. Drawn in two dimensions, each hypothesis
     /// says where the 50 µm lines stop and where the spacing changes, and the view shows it or
     /// not.
     ///

@@ -276,13 +276,13 @@ private func profileAboveBackground(_ profile: [Double], block: Int) -> [Double]
 /// (each family's `offsetsPerSpacing` best-scoring positions per spacing) is drawn through
 /// its chamber map and scored by `agreement` (`RulingView.agreement`, given every how many
 /// samples to use: `coarseStride` for a first look, then 1 for the best pairs), and the pair
-/// that explains the view best is taken. Scale and origin count as known when the best pair beats the best
-/// of another scale, and the best of its scale at another position, by `margin` (and half
-/// that); an unknown scale takes `assumedSpacingUm` only where a pair of it comes within a
-/// tenth of `margin`.
+/// that explains the view best is taken. Scale and origin count as known when the best pair
+/// beats the best of another scale, and the best of its scale at another position, by `margin`
+/// (and half that); an unknown scale takes `assumedSpacingUm` only where a pair of it comes
+/// within a tenth of `margin`.
 ///
-/// Why: see `rulingAgreement`. Over 245 synthetic views of three generators (the suites of the
-/// accuracy table), the projections alone put 13 a quarter or more off, this 3.
+/// Why: see `RulingView.agreement`. Over 245 synthetic views of three generators (the suites
+/// of the accuracy table), the projections alone put 13 a quarter or more off, this 2.
 ///
 /// - Returns: one fit per family (with `score` its projection's), or nil when no pair can be
 ///   scored.
@@ -349,7 +349,7 @@ func registerRulingInView(_ families: [RulingFamilyProfile], agreement: (_ pair:
     let scaleKnown = rivalScale.map { chosen.agreement - $0.agreement >= margin } ?? true
     // The view tells more than a prior: the assumed spacing is taken only where it explains
     // the view as well (a tenth of the margin). Taking it wherever it came within the margin
-    // put 4 of 245 synthetic views a quarter off that the best pair had right.
+    // put 3 of 245 synthetic views a quarter off that the best pair had right.
     if !scaleKnown, let assumed = scored.first(where: { c in
         c.agreement >= chosen.agreement - margin / 10 && c.pair.contains { $0.spacingUm == assumedSpacingUm }
     }) {

@@ -203,10 +203,10 @@ func refineLineNormals(_ contrast: Plane, degrees starts: [Double]) -> [Double] 
 /// where the view is seen a little off square (`gridPerspective`). Each family is registered
 /// against the Neubauer ruling (`registerRuling`): the pattern of triple and single lines tells
 /// 250 µm squares from 200 µm group squares and 50 µm small squares (the calibration), and
-/// where in the chamber the view lies. A view that cannot tell the spacing (no triple line, no
-/// change of spacing) takes the configured `gridSpacingUm` ("grid-scale-assumed"); one that
-/// repeats elsewhere in the chamber, or mirrored, gets one of the places it fits
-/// ("grid-origin-assumed").
+/// where in the chamber the view lies; the two families' fits are then weighed as pairs on the
+/// whole view (`registerRulingInView`, `gridRegisterInView`). A view that cannot tell the
+/// spacing takes the configured `gridSpacingUm` ("grid-scale-assumed"); one that repeats
+/// elsewhere in the chamber, or mirrored, gets one of the places it fits ("grid-origin-assumed").
 struct GridStage: Stage {
     let name = "grid"
 
