@@ -85,7 +85,7 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Spacing taken for the detected line period, micrometres, when the ruling in view
     /// cannot tell (flag "grid-scale-assumed"): on the projections alone, no triple line or
     /// change of spacing in view; on the whole view (`gridRegisterInView`), a pair of this
-    /// spacing explains the view within 0.005 of the best. Otherwise the registration against
+    /// spacing explains the view within 0.01 of the best. Otherwise the registration against
     /// the Neubauer ruling decides (50, 200, 250 or 1000). 250: the outer large squares'
     /// subdivision.
     public var gridSpacingUm: Double = 250

@@ -33,6 +33,34 @@ struct RulingInViewTests {
         #expect(abs(alone.umPerPixel / view.umPerPixel - 1.25) < 0.03, "\(alone.umPerPixel) µm per pixel")
     }
 
+    /// Every 2 x 2 block of pixels averaged: the view at half the magnification.
+    static func halved(_ image: Image) -> Image {
+        let w = image.width / 2, h = image.height / 2
+        var pixels = [UInt8](repeating: 0, count: w * h * 3)
+        for y in 0..<h {
+            for x in 0..<w {
+                for c in 0..<3 {
+                    var sum = 0
+                    for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                        sum += Int(image.pixels[((2 * y + dy) * image.width + 2 * x + dx) * 3 + c])
+                    }
+                    pixels[(y * w + x) * 3 + c] = UInt8((sum + 2) / 4)
+                }
+            }
+        }
+        return Image(width: w, height: h, pixels: pixels)
+    }
+
+    /// At half the magnification a lattice of point samples 4 working pixels apart fell in step
+    /// with the 50 µm lines of this view (12.8 µm between samples) and took its groups for
+    /// 250 µm squares; means over whole blocks do not alias.
+    @Test func aViewAtHalfTheMagnificationIsCalibratedToo() throws {
+        let view = Self.views[1]
+        let image = Self.halved(try Image.decode(file: repositoryRoot + "/" + view.path))
+        let grid = try #require(try Pipeline(config: PipelineConfig()).run(image).grid)
+        #expect(abs(grid.umPerPixel / (2 * view.umPerPixel) - 1) < 0.02, "\(grid.umPerPixel) µm per pixel")
+    }
+
     /// A 960 x 720 view drawn by `PerspectiveTests.view`: 1.1 µm per pixel, turned 3 degrees,
     /// centred on chamber (1950, 1500), across the central square's right border.
     static func map(umPerPixel: Double = 1.1) -> [Double] {
@@ -42,11 +70,19 @@ struct RulingInViewTests {
     }
 
     /// The view's flattened working plane, as the grid stage sees it.
+    static func flat(_ image: Image) throws -> Plane {
+        var frame = Frame(image: image, config: PipelineConfig())
+        try NormalizeStage().run(&frame)
+        try IlluminationStage().run(&frame)
+        return frame.flat
+    }
+
+    /// The grid stage's fine blocks of the view, and its working scale.
     static func view(_ image: Image) throws -> (view: RulingView, scale: Int) {
         var frame = Frame(image: image, config: PipelineConfig())
         try NormalizeStage().run(&frame)
         try IlluminationStage().run(&frame)
-        return (RulingView(frame.flat, scale: frame.scale), frame.scale)
+        return (RulingView(frame.flat, scale: frame.scale, step: 4), frame.scale)
     }
 
     @Test func theTrueMapExplainsTheViewBetterThanTheQuarterOffOne() throws {
@@ -66,9 +102,11 @@ struct RulingInViewTests {
         shifted[2] += 25
         let off = try #require(view.agreement(imageToChamber: shifted, umPerPixel: 1.1, workingScale: scale))
         #expect(right - off > 0.2)
-        // The coarse look agrees with the full lattice about which is better.
-        let coarse = try #require(view.agreement(imageToChamber: truth, umPerPixel: 1.1, workingScale: scale, stride: 4))
-        let coarseWrong = try #require(view.agreement(imageToChamber: wrong, umPerPixel: 1.375, workingScale: scale, stride: 4))
+        // The coarse look (blocks of 16 working pixels) agrees about which is better.
+        let plane = try Self.flat(PerspectiveTests.view(map: truth))
+        let blocks = RulingView(plane, scale: scale, step: 16)
+        let coarse = try #require(blocks.agreement(imageToChamber: truth, umPerPixel: 1.1, workingScale: scale))
+        let coarseWrong = try #require(blocks.agreement(imageToChamber: wrong, umPerPixel: 1.375, workingScale: scale))
         #expect(coarse > coarseWrong)
     }
 
@@ -89,10 +127,10 @@ struct RulingInViewTests {
         #expect(view.agreement(imageToChamber: Self.map(), umPerPixel: 1e300, workingScale: scale) == nil)
         #expect(view.agreement(imageToChamber: Array(Self.map().prefix(6)), umPerPixel: 1.1, workingScale: scale) == nil)
         // Nothing but background: no contrast to correlate with.
-        let blank = RulingView(Plane(width: 200, height: 100, repeating: 1), scale: 1)
+        let blank = RulingView(Plane(width: 200, height: 100, repeating: 1), scale: 1, step: 4)
         #expect(blank.agreement(imageToChamber: Self.map(), umPerPixel: 1.1, workingScale: 1) == nil)
         // A plane too small for the lattice.
-        #expect(RulingView(Plane(width: 1, height: 1, repeating: 1), scale: 1)
+        #expect(RulingView(Plane(width: 1, height: 1, repeating: 1), scale: 1, step: 4)
             .agreement(imageToChamber: Self.map(), umPerPixel: 1.1, workingScale: 1) == nil)
     }
 

@@ -1,149 +1,215 @@
 import Foundation
 import Hemocytometer
 
-/// The Neubauer-improved ruling drawn along one axis, for `RulingView.agreement`: per half
-/// micrometre of chamber coordinate, whether a stroke of a line that spans the whole ruled
-/// area lies within `halfWidthUm` (bit 0), and whether a stroke of a line drawn only across
-/// the central large square does (bit 1: the 50 µm lines).
+/// The Neubauer-improved ruling drawn along one axis, for `RulingView.agreement`, per half
+/// micrometre of chamber coordinate: the share of a window `reach` table steps either side of
+/// it that the strokes of the lines spanning the whole ruled area cover (`full`), and the share
+/// the strokes of the lines drawn only across the central large square cover (`central`: the
+/// 50 µm lines). Each stroke is `2 * halfWidthUm` wide.
 struct RulingDrawing {
     static let marginUm = 200.0
     static let samplesPerUm = 2.0
-    let strokes: [UInt8]
+    let full: [Float]
+    let central: [Float]
 
-    init(halfWidthUm: Double) {
+    /// The window's reach either side, table steps, for a window `windowUm` wide.
+    static func reach(windowUm: Double) -> Int { max(0, Int((windowUm * samplesPerUm / 2).rounded(.down))) }
+
+    init(halfWidthUm: Double, reach: Int) {
         let count = Int((NeubauerGeometry.ruledAreaUm + 2 * Self.marginUm) * Self.samplesPerUm) + 1
-        var strokes = [UInt8](repeating: 0, count: count)
+        var masks = [[UInt8]](repeating: [UInt8](repeating: 0, count: count), count: 2)
         for line in NeubauerGeometry.rulingLines() {
-            let bit: UInt8 = line.extentEndUm - line.extentStartUm < NeubauerGeometry.ruledAreaUm ? 2 : 1
+            let k = line.extentEndUm - line.extentStartUm < NeubauerGeometry.ruledAreaUm ? 1 : 0
             for p in line.strokePositionsUm {
                 let lo = max(0, Int(((p - halfWidthUm + Self.marginUm) * Self.samplesPerUm).rounded(.up)))
                 let hi = min(count - 1, Int(((p + halfWidthUm + Self.marginUm) * Self.samplesPerUm).rounded(.down)))
                 guard lo <= hi else { continue }
-                for i in lo...hi { strokes[i] |= bit }
+                for i in lo...hi { masks[k][i] = 1 }
             }
         }
-        self.strokes = strokes
+        // Box means over the window: a running count of covered steps, the window cut at the
+        // table's ends (where nothing is drawn) but always divided by its full width.
+        let width = Float(2 * reach + 1)
+        let shares = masks.map { mask -> [Float] in
+            mask.withUnsafeBufferPointer { m in
+                var covered = 0
+                for i in 0..<min(reach, count) { covered += Int(m[i]) }
+                return (0..<count).map { i in
+                    if i + reach < count { covered += Int(m[i + reach]) }
+                    if i - reach - 1 >= 0 { covered -= Int(m[i - reach - 1]) }
+                    return Float(covered) / width
+                }
+            }
+        }
+        full = shares[0]
+        central = shares[1]
     }
 }
 
-/// The view's line contrast on a lattice of samples: |flat - 1| every `step` working pixels
-/// either way, taken once per image and scored against every chamber map the registration
-/// weighs (`agreement`).
+/// The view's line contrast in blocks: the mean of |flat - 1| over each `step` x `step` block
+/// of the working plane, taken once per image and scored against every chamber map the
+/// registration weighs (`agreement`). Means over whole blocks, not point samples: a lattice of
+/// points in step with the 50 µm lines (4 working pixels a square at some magnifications) sees
+/// them everywhere or nowhere.
 struct RulingView {
     let samples: [Float]
     let columns: Int, rows: Int
-    /// Image pixel coordinates of the lattice's first sample, and between samples.
+    /// Image pixel coordinates of the first block's centre, and between block centres.
     let origin: Double, spacing: Double
+    /// The drawings made so far, by stroke width and window: the pairs of one scale share them.
+    private let drawings = DrawingCache()
+
+    private final class DrawingCache {
+        var drawings: [Key: RulingDrawing] = [:]
+        struct Key: Hashable {
+            let halfWidthUm: Double
+            let reach: Int
+        }
+        func drawing(halfWidthUm: Double, reach: Int) -> RulingDrawing {
+            let key = Key(halfWidthUm: halfWidthUm, reach: reach)
+            if let known = drawings[key] { return known }
+            let made = RulingDrawing(halfWidthUm: halfWidthUm, reach: reach)
+            drawings[key] = made
+            return made
+        }
+    }
 
     /// - Parameters:
     ///   - flat: the flattened working plane (1 = background).
     ///   - scale: image pixels per working pixel.
-    ///   - step: working pixels between samples, either way.
-    init(_ flat: Plane, scale: Int, step: Int = 4) {
+    ///   - step: block size, working pixels.
+    init(_ flat: Plane, scale: Int, step: Int) {
         let step = max(1, step), s = Double(max(1, scale))
-        columns = flat.width > step / 2 ? (flat.width - step / 2 + step - 1) / step : 0
-        rows = flat.height > step / 2 ? (flat.height - step / 2 + step - 1) / step : 0
-        origin = Double(step / 2) * s + (s - 1) / 2
+        let (columns, rows, width) = (flat.width / step, flat.height / step, flat.width)
+        self.columns = columns
+        self.rows = rows
+        origin = Double(step - 1) / 2 * s + (s - 1) / 2
         spacing = Double(step) * s
-        let (columns, rows, width) = (columns, rows, flat.width)
-        samples = flat.data.withUnsafeBufferPointer { f in
-            (0..<(columns * rows)).map { i in abs(f[(step / 2 + i / columns * step) * width + step / 2 + i % columns * step] - 1) }
+        var sums = [Float](repeating: 0, count: columns * rows)
+        sums.withUnsafeMutableBufferPointer { out in
+            flat.data.withUnsafeBufferPointer { f in
+                for y in 0..<(rows * step) {
+                    let row = y / step * columns, line = y * width
+                    if step == 4 {
+                        // Four pixels, one block, a vector at a time.
+                        let base = UnsafeRawPointer(f.baseAddress! + line)
+                        for column in 0..<columns {
+                            let v = base.loadUnaligned(fromByteOffset: 16 * column, as: SIMD4<Float>.self) - 1
+                            // |v| by clearing the sign bits.
+                            let a = unsafeBitCast(unsafeBitCast(v, to: SIMD4<UInt32>.self) & 0x7fff_ffff, to: SIMD4<Float>.self)
+                            out[row + column] += (a[0] + a[1]) + (a[2] + a[3])
+                        }
+                        continue
+                    }
+                    for column in 0..<columns {
+                        var sum: Float = 0
+                        for x in (column * step)..<(column * step + step) { sum += abs(f[line + x] - 1) }
+                        out[row + column] += sum
+                    }
+                }
+            }
         }
+        let area = Float(step * step)
+        samples = sums.map { $0 / area }
     }
 
-    /// How well a chamber map explains the ruling in view: the correlation between the samples
-    /// and the Neubauer-improved ruling drawn through the map (1 on a stroke, 0 elsewhere; the
-    /// 50 µm lines only inside the central large square, nothing outside the ruled area).
+    /// `fine`'s blocks merged `factor` x `factor` (the same as blocks `factor` times larger on
+    /// the plane, but from the fine blocks' sums).
+    init(coarsening fine: RulingView, by factor: Int) {
+        let factor = max(1, factor)
+        columns = fine.columns / factor
+        rows = fine.rows / factor
+        spacing = fine.spacing * Double(factor)
+        origin = fine.origin + fine.spacing * Double(factor - 1) / 2
+        var sums = [Float](repeating: 0, count: columns * rows)
+        for y in 0..<(rows * factor) {
+            for x in 0..<(columns * factor) { sums[y / factor * columns + x / factor] += fine.samples[y * fine.columns + x] }
+        }
+        let area = Float(factor * factor)
+        samples = sums.map { $0 / area }
+    }
+
+    /// How well a chamber map explains the ruling in view: the correlation between the blocks'
+    /// line contrast and the share of each block the Neubauer-improved ruling covers, drawn
+    /// through the map (the 50 µm lines only inside the central large square, nothing outside
+    /// the ruled area).
     ///
     /// Why: `registerRuling` scores each line family on its projection, which averages the view
     /// along the lines. A view that straddles the central large square and a neighbour folds
     /// the central square's 50 µm lines and the neighbour's 250 µm squares into one profile,
     /// where the 200 µm group squares score about as well as 250 µm squares: a quarter of the
-    /// calibration off and the concentration up to 56 %. Drawn in two dimensions, each hypothesis
-    /// says where the 50 µm lines stop and where the spacing changes, and the view shows it or
-    /// not.
+    /// calibration off and the concentration up to 56 %. Drawn in two dimensions, each
+    /// hypothesis says where the 50 µm lines stop and where the spacing changes, and the view
+    /// shows it or not.
     ///
     /// - Parameters:
     ///   - imageToChamber: image pixels to chamber µm, row-major 3 x 3, affine (the registration's).
-    ///   - umPerPixel: the map's scale, µm per image pixel (for the strokes' drawn width).
+    ///   - umPerPixel: the map's scale, µm per image pixel.
     ///   - workingScale: image pixels per working pixel (a blurred stroke spreads over a
     ///     working pixel or so either side of its middle).
-    ///   - stride: use every `stride`-th sample of the lattice either way (a coarse look).
-    /// - Returns: the correlation (-1 ... 1), or nil when the samples or the drawing are flat.
-    func agreement(imageToChamber h: [Double], umPerPixel: Double, workingScale: Int, stride: Int = 1) -> Double? {
+    /// - Returns: the correlation (-1 ... 1), or nil when the blocks or the drawing are flat.
+    func agreement(imageToChamber h: [Double], umPerPixel: Double, workingScale: Int) -> Double? {
         guard h.count == 9, h[6] == 0, h[7] == 0, h[8] == 1, h.allSatisfy(\.isFinite),
-              umPerPixel.isFinite, umPerPixel > 0, stride >= 1 else { return nil }
-        // (No wider than the ruled area: an absurd scale must not reach the table's conversions.)
-        let drawing = RulingDrawing(halfWidthUm: min(max(2.5, 0.75 * umPerPixel * Double(max(1, workingScale))),
-                                                     NeubauerGeometry.ruledAreaUm))
+              umPerPixel.isFinite, umPerPixel > 0 else { return nil }
+        let area = NeubauerGeometry.ruledAreaUm
+        // A block spans `spacing` image pixels either way: along each chamber axis the sum of the
+        // map's two terms times that. (Neither wider than the ruled area: an absurd map must not
+        // reach the table's conversions.)
+        let windowU = min(spacing * (abs(h[0]) + abs(h[1])), area), windowV = min(spacing * (abs(h[3]) + abs(h[4])), area)
+        let halfWidth = min(max(2.5, 0.5 * umPerPixel * Double(max(1, workingScale))), area)
+        let across = drawings.drawing(halfWidthUm: halfWidth, reach: RulingDrawing.reach(windowUm: windowU))
+        let down = drawings.drawing(halfWidthUm: halfWidth, reach: RulingDrawing.reach(windowUm: windowV))
         // Table positions in fixed point (16 fractional bits): (chamber µm + margin) x samples
-        // per µm, stepped by a constant along a row of samples (the map is affine), so the
-        // loop converts no floating point and checks no range but the table's.
+        // per µm, stepped by a constant along a row of blocks (the map is affine), so the loop
+        // converts no floating point and checks no range but the table's.
         let k = RulingDrawing.samplesPerUm * 65536, m = RulingDrawing.marginUm * k
         // A map that puts the view farther off than Int can step is not the chamber.
-        let reach = 4 * Double(max(columns, rows)) * spacing * Double(stride) * (abs(h[0]) + abs(h[1]) + abs(h[3]) + abs(h[4]))
+        let reach = 4 * Double(max(columns, rows)) * spacing * (abs(h[0]) + abs(h[1]) + abs(h[3]) + abs(h[4]))
             + abs(h[2]) + abs(h[5])
-        guard reach * k < 1e15 else { return nil }
-        let tableCount = UInt(drawing.strokes.count)
-        // The central large square in table positions (bit 1, a 50 µm line, counts only there).
+        guard reach * k < 1e15, columns * rows >= 16 else { return nil }
+        let tableCount = UInt(across.full.count)
+        // The central large square in table positions (a 50 µm line counts only there).
         let low = Int((NeubauerGeometry.largeSquareUm + RulingDrawing.marginUm) * RulingDrawing.samplesPerUm)
         let high = Int((2 * NeubauerGeometry.largeSquareUm + RulingDrawing.marginUm) * RulingDrawing.samplesPerUm)
-        let dx = spacing * Double(stride)
-        let du = Int((h[0] * dx * k).rounded()), dv = Int((h[3] * dx * k).rounded())
-        let (n, sum, sumSquares) = moments(stride: stride)
-        var onLine = 0
-        var sumOnLine: Float = 0
+        let du = Int((h[0] * spacing * k).rounded()), dv = Int((h[3] * spacing * k).rounded())
+        var sumP = 0.0, sumPP = 0.0, sumOP = 0.0, sumO = 0.0, sumOO = 0.0
         samples.withUnsafeBufferPointer { f in
-            drawing.strokes.withUnsafeBufferPointer { table in
-                var row = 0
-                while row < rows {
+            across.full.withUnsafeBufferPointer { fullU in
+            across.central.withUnsafeBufferPointer { centralU in
+            down.full.withUnsafeBufferPointer { fullV in
+            down.central.withUnsafeBufferPointer { centralV in
+                for row in 0..<rows {
                     let py = origin + Double(row) * spacing
                     var u = Int(((h[0] * origin + h[1] * py + h[2]) * k + m).rounded())
                     var v = Int(((h[3] * origin + h[4] * py + h[5]) * k + m).rounded())
                     var at = row &* columns
-                    var column = 0
-                    while column < columns {
+                    for _ in 0..<columns {
                         let iu = u >> 16, iv = v >> 16
-                        let across = UInt(bitPattern: iu) < tableCount ? table[iu] : 0
-                        let down = UInt(bitPattern: iv) < tableCount ? table[iv] : 0
-                        let insideU: UInt8 = iu >= low && iu <= high ? 3 : 1, insideV: UInt8 = iv >= low && iv <= high ? 3 : 1
-                        let drawn = (across & insideV) | (down & insideU) != 0
-                        onLine &+= drawn ? 1 : 0
-                        sumOnLine += drawn ? f[at] : 0
+                        let inU = UInt(bitPattern: iu) < tableCount, inV = UInt(bitPattern: iv) < tableCount
+                        let centralRowU: Float = iv >= low && iv <= high ? 1 : 0, centralRowV: Float = iu >= low && iu <= high ? 1 : 0
+                        let cu = inU ? min(1, fullU[iu] + centralRowU * centralU[iu]) : 0
+                        let cv = inV ? min(1, fullV[iv] + centralRowV * centralV[iv]) : 0
+                        // Lines of either axis cover a block independently of each other.
+                        let p = Double(1 - (1 - cu) * (1 - cv)), o = Double(f[at])
+                        sumP += p
+                        sumPP += p * p
+                        sumOP += o * p
+                        sumO += o
+                        sumOO += o * o
                         u &+= du
                         v &+= dv
-                        at &+= stride
-                        column &+= stride
+                        at &+= 1
                     }
-                    row &+= stride
                 }
             }
-        }
-        guard n >= 16, onLine > 0, onLine < n else { return nil }
-        let total = Double(n), p = Double(onLine) / total, mean = sum / total
-        let variance = sumSquares / total - mean * mean
-        guard variance > 1e-18 else { return nil }
-        return (Double(sumOnLine) / total - p * mean) / (p * (1 - p) * variance).squareRoot()
-    }
-
-    /// Count, sum and sum of squares of the samples every `stride`-th either way.
-    private func moments(stride: Int) -> (n: Int, sum: Double, sumSquares: Double) {
-        var n = 0, sum = 0.0, sumSquares = 0.0
-        samples.withUnsafeBufferPointer { f in
-            var row = 0
-            while row < rows {
-                var at = row &* columns, column = 0
-                while column < columns {
-                    let o = Double(f[at])
-                    n &+= 1
-                    sum += o
-                    sumSquares += o * o
-                    at &+= stride
-                    column &+= stride
-                }
-                row &+= stride
+            }
+            }
             }
         }
-        return (n, sum, sumSquares)
+        let n = Double(columns * rows)
+        let meanP = sumP / n, meanO = sumO / n
+        let varP = sumPP / n - meanP * meanP, varO = sumOO / n - meanO * meanO
+        guard varP > 1e-12, varO > 1e-18 else { return nil }
+        return (sumOP / n - meanP * meanO) / (varP * varO).squareRoot()
     }
 }

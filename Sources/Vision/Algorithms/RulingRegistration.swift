@@ -274,21 +274,21 @@ private func profileAboveBackground(_ profile: [Double], block: Int) -> [Double]
 
 /// `registerRuling` decided on the whole view: every pair of family fits whose scales agree
 /// (each family's `offsetsPerSpacing` best-scoring positions per spacing) is drawn through
-/// its chamber map and scored by `agreement` (`RulingView.agreement`, given every how many
-/// samples to use: `coarseStride` for a first look, then 1 for the best pairs), and the pair
-/// that explains the view best is taken. Scale and origin count as known when the best pair
+/// its chamber map and scored by `agreement` (`RulingView.agreement`: on coarse blocks for a
+/// first look, then on fine ones for the best pairs), and the pair that explains the view best
+/// is taken. Scale and origin count as known when the best pair
 /// beats the best of another scale, and the best of its scale at another position, by `margin`
 /// (and half that); an unknown scale takes `assumedSpacingUm` only where a pair of it comes
-/// within a tenth of `margin`.
+/// within a fifth of `margin`.
 ///
 /// Why: see `RulingView.agreement`. Over 245 synthetic views of three generators (the suites
 /// of the accuracy table), the projections alone put 13 a quarter or more off, this 2.
 ///
 /// - Returns: one fit per family (with `score` its projection's), or nil when no pair can be
 ///   scored.
-func registerRulingInView(_ families: [RulingFamilyProfile], agreement: (_ pair: [RulingFamilyFit], _ stride: Int) -> Double?,
+func registerRulingInView(_ families: [RulingFamilyProfile], agreement: (_ pair: [RulingFamilyFit], _ coarse: Bool) -> Double?,
                           assumedSpacingUm: Double = NeubauerGeometry.cornerSubsquareUm,
-                          offsetsPerSpacing: Int = 3, coarseStride: Int = 4, coarseReach: Double = 0.1, margin: Double = 0.05,
+                          offsetsPerSpacing: Int = 3, coarseReach: Double = 0.1, margin: Double = 0.05,
                           maxScaleRatio: Double = 1.12) -> [RulingFamilyFit]? {
     guard !families.isEmpty else { return nil }
     let limit = log(max(1, maxScaleRatio))
@@ -332,26 +332,27 @@ func registerRulingInView(_ families: [RulingFamilyProfile], agreement: (_ pair:
                 > (b.agreement, projected(b.pair), -b.pair[0].spacingUm, -b.pair[0].offsetUm)
         }
     }
-    // A coarse look (every `coarseStride`-th sample either way) at every pair, then the full
-    // lattice for those within `coarseReach` of the best: the best two of its scale (the
-    // origin's rival) and the best of each other scale (the scale's). The decision and its
-    // margins are the full lattice's; a scale more than `coarseReach` behind is no rival.
-    let coarse = ranked(pairs.compactMap { p in agreement(p, coarseStride).map { (pair: p, agreement: $0) } })
+    // A coarse look at every pair, then a fine one at those within `coarseReach` of the best:
+    // the best two of its scale (the origin's rival) and the best of each other scale (the
+    // scale's). The decision and its margins are the fine look's; a scale more than
+    // `coarseReach` behind is no rival.
+    let coarse = ranked(pairs.compactMap { p in agreement(p, true).map { (pair: p, agreement: $0) } })
     guard let top = coarse.first else { return nil }
     var finalists: [[RulingFamilyFit]] = []
     for c in coarse where c.agreement >= top.agreement - coarseReach {
         let ofScale = finalists.filter { sameScale($0, c.pair) }.count
         if ofScale < (sameScale(c.pair, top.pair) ? 2 : 1) { finalists.append(c.pair) }
     }
-    let scored = ranked(finalists.compactMap { p in agreement(p, 1).map { (pair: p, agreement: $0) } })
+    let scored = ranked(finalists.compactMap { p in agreement(p, false).map { (pair: p, agreement: $0) } })
     guard var chosen = scored.first else { return nil }
     let rivalScale = scored.first { !sameScale($0.pair, chosen.pair) }
     let scaleKnown = rivalScale.map { chosen.agreement - $0.agreement >= margin } ?? true
     // The view tells more than a prior: the assumed spacing is taken only where it explains
-    // the view as well (a tenth of the margin). Taking it wherever it came within the margin
-    // put 3 of 245 synthetic views a quarter off that the best pair had right.
+    // the view about as well (a fifth of the margin). Taking it wherever it came within the
+    // margin put 3 of 245 synthetic views a quarter off that the best pair had right; within a
+    // tenth, a Golden of three single lines a side among dense cells went to 200 µm.
     if !scaleKnown, let assumed = scored.first(where: { c in
-        c.agreement >= chosen.agreement - margin / 10 && c.pair.contains { $0.spacingUm == assumedSpacingUm }
+        c.agreement >= chosen.agreement - margin / 5 && c.pair.contains { $0.spacingUm == assumedSpacingUm }
     }) {
         chosen = assumed
     }
