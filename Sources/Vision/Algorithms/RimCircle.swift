@@ -95,10 +95,7 @@ struct RimCircle: Equatable {
     /// in samples from `i` (within half a sample; 0 at either end or where they lie straight).
     private static func vertexOffset(_ values: UnsafePointer<Float>, _ i: Int, _ count: Int) -> Double {
         guard i > 0, i < count - 1 else { return 0 }
-        let a = Double(values[i - 1]), b = Double(values[i]), c = Double(values[i + 1])
-        let curvature = a - 2 * b + c
-        guard curvature > 0 else { return 0 }
-        return min(0.5, max(-0.5, 0.5 * (a - c) / curvature))
+        return parabolaMinimumOffset(Double(values[i - 1]), Double(values[i]), Double(values[i + 1]))
     }
 
     /// The circle through points at `distances` along the rays (a near-centre circle's

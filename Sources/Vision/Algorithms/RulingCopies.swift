@@ -163,8 +163,8 @@ struct RulingCopies {
                     guard k != 4, abs(nx) <= Self.reach, abs(ny) <= Self.reach else { break search }
                     (bx, by) = (nx, ny)
                 }
-                let vx = Double(bx) + parabolaVertex(around[3], around[4], around[5])
-                let vy = Double(by) + parabolaVertex(around[1], around[4], around[7])
+                let vx = Double(bx) + parabolaMinimumOffset(Double(around[3]), Double(around[4]), Double(around[5]))
+                let vy = Double(by) + parabolaMinimumOffset(Double(around[1]), Double(around[4]), Double(around[7]))
                 let best = min(residual(Double(bx), Double(by), own, layout.inWindow),
                                residual(vx, vy, own, layout.inWindow)) / structure
                 verdict.best = min(verdict.best, best)
@@ -240,14 +240,6 @@ struct RulingCopies {
 @inline(__always)
 private func logGreyOfPixel(_ px: UnsafeBufferPointer<UInt8>, at p: Int, table: UnsafeBufferPointer<Float>) -> Float {
     table[Int(px[p]) &+ 2 &* Int(px[p &+ 1]) &+ Int(px[p &+ 2])]
-}
-
-/// Offset from the middle of three equally spaced samples to the vertex of the parabola through
-/// them, within half a step either way (0 when they do not curve upwards).
-private func parabolaVertex(_ a: Float, _ b: Float, _ c: Float) -> Double {
-    let curvature = a - 2 * b + c
-    guard curvature > 0 else { return 0 }
-    return Double(max(-0.5, min(0.5, 0.5 * (a - c) / curvature)))
 }
 
 /// Mean absolute deviation from their mean of the first `count` values (summing to `sum`).
