@@ -311,15 +311,16 @@ func registerRulingInView(_ families: [RulingFamilyProfile], agreement: (_ pair:
         for fits in options { pairs = pairs.flatMap { p in fits.map { p + [$0] } } }
         return pairs.filter { p in p.allSatisfy { abs(log($0.umPerPixel / p[0].umPerPixel)) <= limit } }
     }
-    var pairs = agreeingPairs(families.map(rulingFamilyFits))
+    let fits = families.map(rulingFamilyFits)
+    var pairs = agreeingPairs(fits)
     // A family's period can lock onto twice the spacing (every other line of the central
     // square's 50 µm squares, where the 200 µm lines fall on every fourth): with no pair of one
     // scale, each family's period is also read halved.
     if pairs.isEmpty {
-        pairs = agreeingPairs(families.map { family in
+        pairs = agreeingPairs(zip(families, fits).map { family, fits in
             var halved = family
             halved.period /= 2
-            return rulingFamilyFits(family) + rulingFamilyFits(halved)
+            return fits + rulingFamilyFits(halved)
         })
     }
     func projected(_ p: [RulingFamilyFit]) -> Double { p.reduce(0) { $0 + $1.score } }
