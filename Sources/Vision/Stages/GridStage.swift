@@ -229,13 +229,14 @@ struct GridStage: Stage {
         // profiles cannot be scored, the configured spacing with a line of each family on
         // chamber 0.
         let normals = lines.angles.map { $0 - .pi / 2 }
-        // Blocks of 4 working pixels for the decision, of 16 for the first look at every pair.
-        let fine = config.gridRegisterInView ? RulingView(frame.flat, scale: frame.scale, step: 4) : nil
-        let inView = fine.map { (fine: $0, coarse: RulingView(coarsening: $0, by: 4)) }.flatMap { views in
-            registerRulingInView(lines.profiles, agreement: { pair, coarse in
+        var inView: [RulingFamilyFit]?
+        if config.gridRegisterInView {
+            // Blocks of 4 working pixels for the decision, of 16 for the first look at every pair.
+            let fine = RulingView(frame.flat, scale: frame.scale, step: 4), coarse = RulingView(coarsening: fine, by: 4)
+            inView = registerRulingInView(lines.profiles, agreement: { pair, firstLook in
                 chamberMapping(normals: normals, fits: pair, scale: frame.scale).flatMap {
-                    (coarse ? views.coarse : views.fine).agreement(imageToChamber: $0.imageToChamber,
-                                                                   umPerPixel: $0.umPerPixel, workingScale: frame.scale)
+                    (firstLook ? coarse : fine).agreement(imageToChamber: $0.imageToChamber,
+                                                          umPerPixel: $0.umPerPixel, workingScale: frame.scale)
                 }
             }, assumedSpacingUm: config.gridSpacingUm)
         }
