@@ -110,6 +110,18 @@ struct RulingInViewTests {
         #expect(coarse > coarseWrong)
     }
 
+    /// The fine blocks (summed four pixels a vector) merged 4 x 4 are the blocks of 16 summed
+    /// pixel by pixel, to Float rounding.
+    @Test func coarseBlocksAreTheFineOnesMerged() throws {
+        let plane = try Self.flat(PerspectiveTests.view(map: Self.map()))
+        let merged = RulingView(coarsening: RulingView(plane, scale: 2, step: 4), by: 4)
+        let direct = RulingView(plane, scale: 2, step: 16)
+        #expect(merged.columns == direct.columns && merged.rows == direct.rows)
+        #expect(merged.origin == direct.origin && merged.spacing == direct.spacing)
+        #expect(zip(merged.samples, direct.samples).allSatisfy { abs($0 - $1) <= 1e-5 * max(1, abs($1)) })
+        #expect(direct.samples.contains { $0 > 0.01 }, "the view holds lines")
+    }
+
     @Test func mapsItCannotDrawAreNotScored() throws {
         let (view, scale) = try Self.view(PerspectiveTests.view(map: Self.map()))
         var perspective = Self.map()
