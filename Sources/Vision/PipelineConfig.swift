@@ -331,6 +331,13 @@ public struct PipelineConfig: Sendable, Equatable {
     /// the sectors showing its rim (0 ... 1; 0 = off): a vote can pull a centre off its cell,
     /// towards a touching neighbour or a line's edge.
     public var keepUnvotedCoverage: Double = 0.9375
+    /// A candidate the vote moved more than a quarter radius that passes its rim there but
+    /// fails a later test of the boundary test (a scattered rim, no dark rim, a stretch of
+    /// line) is tested in full once more where the detector put it, when its rim shows there
+    /// from `keepUnvotedCoverage` of the sectors. A grey disc in a light halo whose radius the
+    /// detector underestimated has its halo vote a ring round its centre, and the vote strays
+    /// to it. (Twenty-third session: over twelve synthetic sets +24 cells, +1 false detection.)
+    public var unvotedRetest = true
     /// With a ruling found, a candidate on one of its lines (`crossingLineContrast` or more of
     /// removed line at its centre) that fails the boundary test only on its grid-aligned share
     /// is tested again with the line subtracted (`lineSubtractedEvidence`: the disc minus the

@@ -87,6 +87,7 @@ enum ConfigKey {
             .flag("tripleWidthMeasured", \.tripleWidthMeasured),
             .number("lineShiftRatio", \.lineShiftRatio, 0...1000),
             .number("keepUnvotedCoverage", \.keepUnvotedCoverage, 0...1),
+            .flag("unvotedRetest", \.unvotedRetest),
             .flag("lineSubtraction", \.lineSubtraction),
             .flag("lineSubtractedVotes", \.lineSubtractedVotes),
             .flag("dropLineResidue", \.dropLineResidue),

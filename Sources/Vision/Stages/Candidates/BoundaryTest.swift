@@ -140,17 +140,36 @@ struct BoundaryTest {
     /// The candidate that passes, or nil and why not (for `Frame.trace`). `detected`: where
     /// the detector put it, when voting ran. The vote can leave a candidate off its cell, where
     /// the rim faces it from too few sectors: one that fails is tested once more at the centre
-    /// its rim draws (`rimCentringRetest`), the rim circle measured once for both tests.
+    /// its rim draws (`rimCentringRetest`), the rim circle measured once for both tests, and
+    /// then where the detector put it (`unvotedRetest`).
     func test(_ voted: Candidate, detected: Candidate?) -> (Candidate?, BoundaryVerdict) {
         var circle: RimCircle?? = nil
         let first = testOnce(voted, detected: detected, circle: &circle)
-        guard first.0 == nil, config.rimCentringAgreement > 0, config.rimCentringRetest else { return first }
-        let at = maps.toImage(voted)
-        guard let moved = maps.rimCentre(of: at, circle: circle ?? RimCircle(maps.image, x: at.x, y: at.y, r: at.r))
-        else { return first }
-        var unused: RimCircle?? = nil
-        let again = testOnce(maps.toWorking(moved), detected: detected, circle: &unused)
-        return again.0 != nil ? again : first
+        guard first.0 == nil else { return first }
+        if config.rimCentringAgreement > 0, config.rimCentringRetest {
+            let at = maps.toImage(voted)
+            if let moved = maps.rimCentre(of: at, circle: circle ?? RimCircle(maps.image, x: at.x, y: at.y, r: at.r)) {
+                var unused: RimCircle?? = nil
+                let again = testOnce(maps.toWorking(moved), detected: detected, circle: &unused)
+                if again.0 != nil { return again }
+            }
+        }
+        // A vote that moved the centre can leave it where the rim shows but a later test
+        // fails (a grey disc's halo votes a ring round its centre when the detector
+        // underestimated its radius): the whole test once more where the detector put it.
+        if config.unvotedRetest, let detected, config.keepUnvotedCoverage > 0 {
+            let dx = detected.x - voted.x, dy = detected.y - voted.y
+            let moved = 0.25 * voted.r
+            if dx * dx + dy * dy > moved * moved {
+                let there = evidence(detected, roundRimAllowed: false)
+                if there.passes && there.coverage >= config.keepUnvotedCoverage {
+                    var unused: RimCircle?? = nil
+                    let again = testOnce(detected, detected: nil, circle: &unused)
+                    if again.0 != nil { return again }
+                }
+            }
+        }
+        return first
     }
 
     /// `test` without the retest; `circle` is set to the rim circle measured at `voted`, if one was.
