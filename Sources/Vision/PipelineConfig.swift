@@ -331,10 +331,11 @@ public struct PipelineConfig: Sendable, Equatable {
     /// the sectors showing its rim (0 ... 1; 0 = off): a vote can pull a centre off its cell,
     /// towards a touching neighbour or a line's edge.
     public var keepUnvotedCoverage: Double = 0.9375
-    /// A candidate the vote moved more than a quarter radius that passes its rim there but
-    /// fails a later test of the boundary test (a scattered rim, no dark rim, a stretch of
-    /// line) is tested in full once more where the detector put it, when its rim shows there
-    /// from `keepUnvotedCoverage` of the sectors. A grey disc in a light halo whose radius the
+    /// A candidate the vote moved more than a quarter radius that the boundary test drops
+    /// there (and at its rim's centre) is tested in full once more where the detector put it,
+    /// when its rim shows there from `keepUnvotedCoverage` of the sectors: `keepUnvotedCoverage`
+    /// alone goes back only when the rim fails, not when a later step does (a scattered rim,
+    /// no dark rim, a stretch of line). A grey disc in a light halo whose radius the
     /// detector underestimated has its halo vote a ring round its centre, and the vote strays
     /// to it. (Twenty-third session: over twelve synthetic sets +24 cells, +1 false detection.)
     public var unvotedRetest = true
