@@ -69,7 +69,16 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
     var medians = [Float](repeating: 0, count: w / stride / max(2, block / stride) + 2)
     var selector = BlockQuantileSelector(quantile: q)
     var interpolation = BlockInterpolation()
-    plane.data.withUnsafeBufferPointer { src in
+    // Sheared row k samples column m at y = k - maxShift + m * slope: whole rows
+    // k - maxShift + rowShift[m] and the next, weighted by the fraction of m * slope, which
+    // depends on the column only. So every pair of rows is mixed once with each column's
+    // weight (`mixedRows`, row h - 1 as it is), and a sample is a single read.
+    let rowShift = UnsafeMutableBufferPointer<Int>.allocate(capacity: w)
+    defer { rowShift.deallocate() }
+    let mixed = mixedRows(plane, slope: slope, rowShift: rowShift)
+    defer { mixed.deallocate() }
+    do {
+        let src = UnsafeBufferPointer(mixed)
         for k in 0..<rows {
             let base = Double(k - maxShift)
             // Valid columns: 0 <= base + m * slope <= h - 1, a contiguous range found directly
@@ -88,20 +97,16 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
             guard first <= last else { continue }
             firstColumn[k] = first
             lastColumn[k] = last
-            // Every `stride`-th column along the row.
+            // Every `stride`-th column along the row. (The clamp only catches rounding at the
+            // ends of the range of valid columns.)
             var n = 0
-            let top = max(0, h - 2)
             var m = first
-            var y = base + Double(first) * slope
-            let step = Double(stride) * slope
+            let offset = k - maxShift, lastRow = h - 1
             while m <= last {
-                let yc = max(0, y)
-                let y0 = min(Int(yc), top), a = Float(yc - Double(y0))
-                let y1 = min(y0 &+ 1, h - 1)
-                line[n] = src[y0 &* w &+ m] * (1 - a) + src[y1 &* w &+ m] * a
+                let y = min(max(offset &+ rowShift[m], 0), lastRow)
+                line[n] = src[y &* w &+ m]
                 n &+= 1
                 m &+= stride
-                y += step
             }
             let blocks = max(1, Int((Double(n) / Double(max(2, block / stride))).rounded()))
             let size = Double(n) / Double(blocks)
@@ -268,4 +273,29 @@ private struct BlockInterpolation {
             }
         }
     }
+}
+
+/// Every pair of rows y, y + 1 of `plane` mixed with each column's own weight, the fraction of
+/// `m * slope` at column m (`lineMedian`'s samples across rows; row h - 1 as it is), and each
+/// column's whole rows, floor(m * slope), written to `rowShift` (w entries). The caller
+/// deallocates the result (w * h samples).
+func mixedRows(_ plane: Plane, slope: Double, rowShift: UnsafeMutableBufferPointer<Int>) -> UnsafeMutableBufferPointer<Float> {
+    let w = plane.width, h = plane.height
+    var weight = [Float](repeating: 0, count: w)
+    for m in 0..<w {
+        let t = Double(m) * slope, whole = t.rounded(.down)
+        rowShift[m] = Int(whole)
+        weight[m] = Float(t - whole)
+    }
+    let out = UnsafeMutableBufferPointer<Float>.allocate(capacity: w * h)
+    plane.data.withUnsafeBufferPointer { src in
+        weight.withUnsafeBufferPointer { a in
+            for y in 0..<(h - 1) {
+                let r0 = src.baseAddress! + y * w, r1 = r0 + w, o = out.baseAddress! + y * w
+                for m in 0..<w { o[m] = r0[m] * (1 - a[m]) + r1[m] * a[m] }
+            }
+            (out.baseAddress! + (h - 1) * w).update(from: src.baseAddress! + (h - 1) * w, count: w)
+        }
+    }
+    return out
 }
