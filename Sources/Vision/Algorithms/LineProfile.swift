@@ -123,11 +123,20 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
                 kBase.withUnsafeBufferPointer { kb in
                     interpolation.withTables { b0s, b1s, weights in
                         let e = estimates.baseAddress!, kp = kb.baseAddress! + first
-                        for j in 0..<count {
-                            let b0 = Int(b0s[j]), b1 = Int(b1s[j])
-                            let v = md[b0] + (md[b1] - md[b0]) * weights[j]
-                            let row = k &- kp[j]
-                            if row >= 0 && row <= h { e[row &* w &+ first &+ j] = v }
+                        // In runs of columns that read the same blocks and store to the same
+                        // row (long ones but at steep angles): a plain loop over the weights.
+                        var j = 0
+                        while j < count {
+                            let b0 = b0s[j], base = kp[j]
+                            var end = j &+ 1
+                            while end < count && b0s[end] == b0 && kp[end] == base { end &+= 1 }
+                            let row = k &- base
+                            if row >= 0 && row <= h {
+                                let low = md[Int(b0)], rise = md[Int(b1s[j])] - low
+                                let out = e + (row &* w &+ first)
+                                for t in j..<end { out[t] = low + rise * weights[t] }
+                            }
+                            j = end
                         }
                     }
                 }
