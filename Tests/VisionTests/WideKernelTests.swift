@@ -52,6 +52,20 @@ struct WideKernelTests {
         }
     }
 
+    /// Planes transposed eight by eight through AVX registers and one sample at a time: the
+    /// same samples, on sizes with and without ragged 8 x 8 blocks and 32 x 32 tiles, and
+    /// transposing back gives the plane again.
+    @Test(arguments: [(1, 1), (1, 9), (7, 3), (8, 8), (9, 16), (33, 17), (64, 40), (131, 97)])
+    func transposeMatchesPortable(size: (Int, Int)) {
+        let plane = KernelReferenceTests.noisePlane(width: size.0, height: size.1, seed: UInt64(size.0 * 31 + size.1))
+        let wide = transposed(plane, wide: true), portable = transposed(plane, wide: false)
+        #expect(wide.width == size.1 && wide.height == size.0)
+        #expect(wide.data.map(\.bitPattern) == portable.data.map(\.bitPattern), "size \(size)")
+        #expect(portable.data[0] == plane.data[0])
+        if size.0 > 1 && size.1 > 1 { #expect(portable.data[1] == plane.data[size.0], "size \(size)") }
+        #expect(transposed(wide, wide: true).data.map(\.bitPattern) == plane.data.map(\.bitPattern))
+    }
+
     /// The voting reference's touching pair on a grid, with a big live cell against the top
     /// edge and a small dead one near the left.
     static func cellsOnAGrid() -> Image {

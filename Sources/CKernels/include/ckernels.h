@@ -105,4 +105,10 @@ void ck_log_floor(const float *in, float *out, long count, float floor);
 /// Only call when `ck_has_avx2()` returned 1.
 void ck_stain_pairs_avx2(const unsigned char *rgb, long pairs, long *red_green, long *blue, int store);
 
+/// The plane of `height` rows of `width` floats at `src` transposed into `dst` (`width` rows
+/// of `height`): dst[x * height + y] = src[y * width + x], eight by eight through AVX
+/// registers (values are only moved, so they are the scalar loop's bit for bit).
+/// Only call when `ck_has_avx()` returned 1.
+void ck_transpose_avx(const float *src, float *dst, long width, long height);
+
 #endif
