@@ -169,10 +169,7 @@ public func perpendicularPeaks(_ histogram: [Double], tolerance: Int = 4) -> (fi
         if av + bv > best.v { best = (ai, bj, av + bv) }
     }
     func refine(_ i: Int) -> Double {
-        let a = s[(i + n - 1) % n], b = s[i], c = s[(i + 1) % n]
-        let den = a - 2 * b + c
-        let off = den < 0 ? 0.5 * (a - c) / den : 0
-        return Double(i) + 0.5 + max(-0.5, min(0.5, off))
+        Double(i) + 0.5 + parabolaMaximumOffset(s[(i + n - 1) % n], s[i], s[(i + 1) % n])
     }
     // Two peaks 3 bins wide in a uniform histogram would hold 6/180 of the weight.
     let share = (s[best.i] + s[best.j]) / 3 / total
@@ -428,9 +425,7 @@ public func dominantPeriod(_ profile: [Double], minLag: Double, maxLag: Double) 
             break
         }
     }
-    let a = ac[bestLag - 1], b = ac[bestLag], c = ac[bestLag + 1]
-    let den = a - 2 * b + c
-    let period = Double(bestLag) + (den < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / den)) : 0)
+    let period = Double(bestLag) + parabolaMaximumOffset(ac[bestLag - 1], ac[bestLag], ac[bestLag + 1])
     // Phase: fold the detrended profile at the period and take the strongest bin.
     let bins = max(1, Int(period.rounded()))
     var fold = [Double](repeating: 0, count: bins), cnt = [Double](repeating: 0, count: bins)
@@ -444,7 +439,7 @@ public func dominantPeriod(_ profile: [Double], minLag: Double, maxLag: Double) 
         phaseVal = fold[i] / cnt[i]
         phase = i
     }
-    return (period, min(1, b), Double(phase))
+    return (period, min(1, ac[bestLag]), Double(phase))
 }
 
 /// A profile minus its moving mean over `2 * halfWindow + 1` bins (fewer at the ends).

@@ -192,9 +192,7 @@ private func linePeak(_ flat: Plane, scale s: Double, at p: (x: Double, y: Doubl
         return ((0.5 * (run.start + run.end) - Double(count)) * step, 0.5 * (run.end - run.start) * step)
     }
     // Sub-sample peak: the parabola through the peak and its neighbours.
-    let a = smoothed[best - 1], b = smoothed[best], c = smoothed[best + 1]
-    let den = a - 2 * b + c
-    let fraction = den < 0 ? max(-0.5, min(0.5, 0.5 * (a - c) / den)) : 0
+    let fraction = parabolaMaximumOffset(smoothed[best - 1], smoothed[best], smoothed[best + 1])
     return ((Double(best - count) + fraction) * step, nil)
 }
 
