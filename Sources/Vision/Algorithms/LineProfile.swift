@@ -127,10 +127,10 @@ public func lineMedian(_ plane: Plane, angle: Double, block: Int, quantile: Doub
                         // row (long ones but at steep angles): a plain loop over the weights.
                         var j = 0
                         while j < count {
-                            let b0 = b0s[j], base = kp[j]
+                            let b0 = b0s[j], shift = kp[j]
                             var end = j &+ 1
-                            while end < count && b0s[end] == b0 && kp[end] == base { end &+= 1 }
-                            let row = k &- base
+                            while end < count && b0s[end] == b0 && kp[end] == shift { end &+= 1 }
+                            let row = k &- shift
                             if row >= 0 && row <= h {
                                 let low = md[Int(b0)], rise = md[Int(b1s[j])] - low
                                 let out = e + (row &* w &+ first)
