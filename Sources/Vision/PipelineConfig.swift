@@ -337,7 +337,7 @@ public struct PipelineConfig: Sendable, Equatable {
     /// alone goes back only when the rim fails, not when a later step does (a scattered rim,
     /// no dark rim, a stretch of line). A grey disc in a light halo whose radius the
     /// detector underestimated has its halo vote a ring round its centre, and the vote strays
-    /// to it. (Twenty-third session: over twelve synthetic sets +24 cells, +1 false detection.)
+    /// to it. (Twenty-third session: over eleven synthetic sets +24 cells, +1 false detection.)
     public var unvotedRetest = true
     /// With a ruling found, a candidate on one of its lines (`crossingLineContrast` or more of
     /// removed line at its centre) that fails the boundary test only on its grid-aligned share
