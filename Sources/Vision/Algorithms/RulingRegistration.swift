@@ -78,17 +78,12 @@ public func registerRuling(_ families: [RulingFamilyProfile],
             .compactMap { $0.max { $0.score < $1.score } }
             .sorted { $0.spacingUm < $1.spacingUm }
     }
-    // Every combination of one fit per family whose scales agree.
-    var pairs: [[RulingFamilyFit]] = [[]]
-    for options in bestPerSpacing { pairs = pairs.flatMap { p in options.map { p + [$0] } } }
     let limit = log(max(1, maxScaleRatio))
-    func agrees(_ p: [RulingFamilyFit]) -> Bool {
-        p.allSatisfy { abs(log($0.umPerPixel / p[0].umPerPixel)) <= limit }
-    }
     func score(_ p: [RulingFamilyFit]) -> Double { p.reduce(0) { $0 + $1.score } }
-    let ranked = pairs.filter(agrees).sorted { (score($0), -$0[0].spacingUm) > (score($1), -$1[0].spacingUm) }
+    let ranked = scaleAgreeingPairs(bestPerSpacing, limit: limit)
+        .sorted { (score($0), -$0[0].spacingUm) > (score($1), -$1[0].spacingUm) }
     guard var chosen = ranked.first else { return nil }
-    let rival = ranked.first { abs(log($0[0].umPerPixel / chosen[0].umPerPixel)) > limit }
+    let rival = ranked.first { !scalesAgree($0[0], chosen[0], limit: limit) }
     let scaleKnown = rival.map { score(chosen) - score($0) >= margin } ?? true
     if !scaleKnown, let assumed = ranked.first(where: { p in
         score(p) >= score(chosen) - margin && p.contains { $0.spacingUm == assumedSpacingUm }
@@ -296,9 +291,10 @@ func registerRulingInView(_ families: [RulingFamilyProfile], agreement: (_ pair:
     // per spacing (half a spacing apart or more).
     func agreeingPairs(_ hypotheses: [[RulingFamilyFit]]) -> [[RulingFamilyFit]] {
         let options: [[RulingFamilyFit]] = hypotheses.map { fits in
-            Dictionary(grouping: fits, by: \.spacingUm).keys.sorted().flatMap { spacing in
+            let groups = Dictionary(grouping: fits, by: \.spacingUm)
+            return groups.keys.sorted().flatMap { spacing in
                 var kept: [RulingFamilyFit] = []
-                let group = fits.filter { $0.spacingUm == spacing }
+                let group = groups[spacing, default: []]
                     .sorted { ($0.score, -$0.offsetUm, $0.umPerPixel) > ($1.score, -$1.offsetUm, $1.umPerPixel) }
                 for fit in group where kept.count < offsetsPerSpacing
                     && kept.allSatisfy({ abs($0.offsetUm - fit.offsetUm) >= 0.5 * spacing || $0.umPerPixel != fit.umPerPixel }) {
@@ -307,9 +303,7 @@ func registerRulingInView(_ families: [RulingFamilyProfile], agreement: (_ pair:
                 return kept
             }
         }
-        var pairs: [[RulingFamilyFit]] = [[]]
-        for fits in options { pairs = pairs.flatMap { p in fits.map { p + [$0] } } }
-        return pairs.filter { p in p.allSatisfy { abs(log($0.umPerPixel / p[0].umPerPixel)) <= limit } }
+        return scaleAgreeingPairs(options, limit: limit)
     }
     let fits = families.map(rulingFamilyFits)
     var pairs = agreeingPairs(fits)
@@ -324,9 +318,7 @@ func registerRulingInView(_ families: [RulingFamilyProfile], agreement: (_ pair:
         })
     }
     func projected(_ p: [RulingFamilyFit]) -> Double { p.reduce(0) { $0 + $1.score } }
-    func sameScale(_ a: [RulingFamilyFit], _ b: [RulingFamilyFit]) -> Bool {
-        abs(log(a[0].umPerPixel / b[0].umPerPixel)) <= limit
-    }
+    func sameScale(_ a: [RulingFamilyFit], _ b: [RulingFamilyFit]) -> Bool { scalesAgree(a[0], b[0], limit: limit) }
     func ranked(_ scored: [(pair: [RulingFamilyFit], agreement: Double)]) -> [(pair: [RulingFamilyFit], agreement: Double)] {
         scored.sorted { a, b in
             (a.agreement, projected(a.pair), -a.pair[0].spacingUm, -a.pair[0].offsetUm)
@@ -367,4 +359,17 @@ func registerRulingInView(_ families: [RulingFamilyProfile], agreement: (_ pair:
         fit.originKnown = originKnown
         return fit
     }
+}
+
+/// Whether two fits' scales agree: |log| of the ratio of their µm per pixel at most `limit`.
+private func scalesAgree(_ a: RulingFamilyFit, _ b: RulingFamilyFit, limit: Double) -> Bool {
+    abs(log(a.umPerPixel / b.umPerPixel)) <= limit
+}
+
+/// Every combination of one fit per family (`options[k]` the choices of family k, combined in
+/// that order) whose scales all agree with the first family's.
+private func scaleAgreeingPairs(_ options: [[RulingFamilyFit]], limit: Double) -> [[RulingFamilyFit]] {
+    var pairs: [[RulingFamilyFit]] = [[]]
+    for fits in options { pairs = pairs.flatMap { p in fits.map { p + [$0] } } }
+    return pairs.filter { p in p.allSatisfy { scalesAgree($0, p[0], limit: limit) } }
 }
