@@ -124,6 +124,7 @@ enum ConfigKey {
             .number("nmsIoU", \.nmsIoU, 0...1),
             .number("nmsMinCentreDistance", \.nmsMinCentreDistance, 0...2),
             .flag("nmsCentredFirst", \.nmsCentredFirst),
+            .number("nmsSpanningPairDip", \.nmsSpanningPairDip, 0...10),
             .number("madCut", \.madCut, 0...1000),
             .countedSquares,
             .number("dilution", \.dilution, 1e-6...1e9),

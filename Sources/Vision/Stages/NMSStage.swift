@@ -13,6 +13,77 @@ public func circleIoU(x1: Double, y1: Double, r1: Double, x2: Double, y2: Double
     return inter / (a1 + a2 - inter)
 }
 
+/// When two detections are one cell for duplicate suppression: circle IoU above `maxIoU`, or
+/// centres closer than `minCentreDistance` times the larger radius.
+struct OverlapRule {
+    let maxIoU: Double
+    let minCentreDistance: Double
+
+    func conflict(_ d: Detection, _ k: Detection) -> Bool {
+        let limit = minCentreDistance * max(d.r, k.r)
+        return (d.x - k.x) * (d.x - k.x) + (d.y - k.y) * (d.y - k.y) < limit * limit
+            || circleIoU(x1: d.x, y1: d.y, r1: d.r, x2: k.x, y2: k.y, r2: k.r) > maxIoU
+    }
+}
+
+/// Detections bucketed in a coarse grid, so that finding those that may overlap one stays
+/// near-linear on dense images. A bucket is twice the largest radius wide: two detections
+/// that overlap (centres closer than the sum of their radii, or than `OverlapRule`'s
+/// distance, at most twice the larger radius) lie in neighbouring buckets.
+struct NeighbourGrid {
+    private let cell: Double
+    private var buckets: [Int64: [Int]] = [:]
+
+    init(largestRadius: Double) { cell = max(1, 2 * largestRadius) }
+
+    private func key(_ bx: Int, _ by: Int) -> Int64 { Int64(bx) << 32 | Int64(UInt32(bitPattern: Int32(truncatingIfNeeded: by))) }
+    private func bucket(_ d: Detection) -> (Int, Int) { (Int((d.x / cell).rounded(.down)), Int((d.y / cell).rounded(.down))) }
+
+    mutating func insert(_ i: Int, _ d: Detection) {
+        let (bx, by) = bucket(d)
+        buckets[key(bx, by), default: []].append(i)
+    }
+
+    mutating func remove(_ i: Int, _ d: Detection) {
+        let (bx, by) = bucket(d)
+        buckets[key(bx, by)]?.removeAll { $0 == i }
+    }
+
+    /// Whether some index in the 3 x 3 buckets round `d`'s satisfies `predicate`.
+    func contains(near d: Detection, where predicate: (Int) -> Bool) -> Bool {
+        var found = false
+        visit(near: d) { i in
+            found = predicate(i)
+            return !found
+        }
+        return found
+    }
+
+    /// The one index in the 3 x 3 buckets round `d`'s that satisfies `predicate`; nil when none
+    /// or more than one does.
+    func only(near d: Detection, where predicate: (Int) -> Bool) -> Int? {
+        var match: Int?, count = 0
+        visit(near: d) { i in
+            guard predicate(i) else { return true }
+            match = i
+            count += 1
+            return count < 2
+        }
+        return count == 1 ? match : nil
+    }
+
+    /// Calls `body` with each index in the 3 x 3 buckets round `d`'s until it returns false.
+    private func visit(near d: Detection, _ body: (Int) -> Bool) {
+        let (bx, by) = bucket(d)
+        for ny in (by - 1)...(by + 1) {
+            for nx in (bx - 1)...(bx + 1) {
+                guard let bucket = buckets[key(nx, ny)] else { continue }
+                for i in bucket where !body(i) { return }
+            }
+        }
+    }
+}
+
 /// Greedy non-maximum suppression: those centred on their cell first (`Detection.centred`),
 /// then most boundary evidence (`Detection.coverage`; of two candidates for one cell, one
 /// pushed off centre by a neighbour or a highlight sees less of the rim), then strongest
@@ -21,34 +92,26 @@ public func circleIoU(x1: Double, y1: Double, r1: Double, x2: Double, y2: Double
 /// `minCentreDistance` times the larger radius (a small second peak inside a large cell has a
 /// low IoU with it but cannot be a cell of its own: even clumped cells sit about a radius
 /// apart). Ties in score keep the earlier one (stable).
-public func suppressOverlaps(_ detections: [Detection], maxIoU: Double, minCentreDistance: Double = 0) -> [Detection] {
+///
+/// - Parameter twoCellsApart: when given, a kept detection that spans two it suppressed gives
+///   way to them where this says a boundary lies between them (`splitSpanningPairs`).
+public func suppressOverlaps(_ detections: [Detection], maxIoU: Double, minCentreDistance: Double = 0,
+                             twoCellsApart: ((Detection, Detection) -> Bool)? = nil) -> [Detection] {
     let order = detections.indices.sorted {
         let a = detections[$0], b = detections[$1]
         return (a.centred ? 1 : 0, a.coverage, a.score, -$0) > (b.centred ? 1 : 0, b.coverage, b.score, -$1)
     }
-    // Bucket kept detections in a coarse grid so dense images stay near-linear.
-    let maxR = detections.map(\.r).max() ?? 1
-    let cell = max(1, 2 * maxR)
-    var buckets: [Int64: [Int]] = [:]
-    func key(_ bx: Int, _ by: Int) -> Int64 { Int64(bx) << 32 | Int64(UInt32(bitPattern: Int32(truncatingIfNeeded: by))) }
+    let rule = OverlapRule(maxIoU: maxIoU, minCentreDistance: minCentreDistance)
+    var grid = NeighbourGrid(largestRadius: detections.map(\.r).max() ?? 1)
     var kept: [Int] = []
     for i in order {
         let d = detections[i]
-        let bx = Int((d.x / cell).rounded(.down)), by = Int((d.y / cell).rounded(.down))
-        var overlaps = false
-        search: for ny in (by - 1)...(by + 1) {
-            for nx in (bx - 1)...(bx + 1) {
-                for j in buckets[key(nx, ny)] ?? [] {
-                    let k = detections[j]
-                    let limit = minCentreDistance * max(d.r, k.r)
-                    if (d.x - k.x) * (d.x - k.x) + (d.y - k.y) * (d.y - k.y) < limit * limit
-                        || circleIoU(x1: d.x, y1: d.y, r1: d.r, x2: k.x, y2: k.y, r2: k.r) > maxIoU { overlaps = true; break search }
-                }
-            }
-        }
-        if overlaps { continue }
+        if grid.contains(near: d, where: { rule.conflict(d, detections[$0]) }) { continue }
         kept.append(i)
-        buckets[key(bx, by), default: []].append(i)
+        grid.insert(i, d)
+    }
+    if let twoCellsApart {
+        kept = splitSpanningPairs(detections, kept: kept, order: order, rule: rule, grid: &grid, twoCellsApart: twoCellsApart)
     }
     // Output in a stable reading order: top to bottom, left to right.
     return kept.map { detections[$0] }.sorted { ($0.y, $0.x) < ($1.y, $1.x) }
@@ -59,8 +122,13 @@ struct NMSStage: Stage {
     let name = "nms"
 
     func run(_ frame: inout Frame) throws {
+        let flat = frame.flat, scale = frame.scale, dip = frame.config.nmsSpanningPairDip
+        let twoCellsApart: ((Detection, Detection) -> Bool)? = dip > 0 ? { a, b in
+            junctionDip(flat, scale: scale, from: (a.x, a.y), to: (b.x, b.y)) <= -dip
+        } : nil
         frame.detections = suppressOverlaps(frame.detections, maxIoU: frame.config.nmsIoU,
-                                            minCentreDistance: frame.config.nmsMinCentreDistance)
+                                            minCentreDistance: frame.config.nmsMinCentreDistance,
+                                            twoCellsApart: twoCellsApart)
         frame.trace?.record("duplicate suppression", frame.detections, position: { ($0.x, $0.y, $0.r) }) { d in
             "coverage \(fmt(d.coverage)), score \(fmt(d.score))" + (d.centred ? ", centred" : "")
         }
