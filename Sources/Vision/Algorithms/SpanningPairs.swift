@@ -25,21 +25,24 @@
 /// - Returns: the kept indices after the swaps.
 func splitSpanningPairs(_ detections: [Detection], kept: [Int], order: [Int], rule: OverlapRule,
                         grid: inout NeighbourGrid, twoCellsApart: (Detection, Detection) -> Bool) -> [Int] {
-    let keptSet = Set(kept)
-    // The suppressed detections that overlap exactly one kept detection, under it, in order.
-    var suppressedBy: [Int: [Int]] = [:]
-    for i in order where !keptSet.contains(i) {
+    var isKept = [Bool](repeating: false, count: detections.count)
+    for k in kept { isKept[k] = true }
+    // The suppressed detections that overlap exactly one kept detection, under it, in order
+    // (only the centred: no other may take a place).
+    var suppressedBy = [[Int]](repeating: [], count: detections.count)
+    for i in order where detections[i].centred && !isKept[i] {
         let d = detections[i]
-        if let k = grid.only(near: d, where: { rule.conflict(d, detections[$0]) }) { suppressedBy[k, default: []].append(i) }
+        if let k = grid.only(near: d, where: { rule.conflict(d, detections[$0]) }) { suppressedBy[k].append(i) }
     }
     var result = kept
     for (slot, k) in kept.enumerated() {
-        guard let under = suppressedBy[k], under.count >= 2 else { continue }
+        let under = suppressedBy[k]
+        guard under.count >= 2 else { continue }
         let span = detections[k]
         grid.remove(k, span)
         func fits(_ i: Int) -> Bool {
             let d = detections[i]
-            return d.r <= span.r && d.centred && !grid.contains(near: d) { rule.conflict(d, detections[$0]) }
+            return d.r <= span.r && !grid.contains(near: d) { rule.conflict(d, detections[$0]) }
         }
         let fitting = under.filter(fits)
         var pair: (Int, Int)?
