@@ -59,9 +59,6 @@ struct CentredFirstTests {
 
     /// The setting is read from a configuration file and printed with the defaults.
     @Test func theSettingIsAConfigurationKey() throws {
-        let off = try PipelineConfig.parse(Array(#"{"nmsCentredFirst": false}"#.utf8))
-        #expect(off.nmsCentredFirst == false && PipelineConfig().nmsCentredFirst)
-        #expect(off.configHash != PipelineConfig().configHash)
-        #expect(PipelineConfig().canonicalJSON.contains("\"nmsCentredFirst\": true"))
+        try expectConfigurationKey("nmsCentredFirst", off: "false", reads: false, through: \.nmsCentredFirst, defaultText: "true")
     }
 }

@@ -40,9 +40,7 @@ struct LineSubtractedVotingTests {
 
     /// The setting is read from a configuration file and printed with the defaults.
     @Test func theSettingIsAConfigurationKey() throws {
-        let off = try PipelineConfig.parse(Array(#"{"lineSubtractedVotes": false}"#.utf8))
-        #expect(off.lineSubtractedVotes == false && PipelineConfig().lineSubtractedVotes)
-        #expect(off.configHash != PipelineConfig().configHash)
-        #expect(PipelineConfig().canonicalJSON.contains("\"lineSubtractedVotes\": true"))
+        try expectConfigurationKey("lineSubtractedVotes", off: "false", reads: false, through: \.lineSubtractedVotes,
+                                   defaultText: "true")
     }
 }

@@ -164,12 +164,9 @@ struct PerspectiveTests {
     }
 
     @Test func theSettingIsAConfigurationKey() throws {
-        let off = try PipelineConfig.parse(Array(#"{"gridPerspective": false}"#.utf8))
-        #expect(!off.gridPerspective && PipelineConfig().gridPerspective)
-        #expect(off.configHash != PipelineConfig().configHash)
-        let nominal = try PipelineConfig.parse(Array(#"{"tripleWidthMeasured": false}"#.utf8))
-        #expect(!nominal.tripleWidthMeasured && PipelineConfig().tripleWidthMeasured)
-        #expect(throws: (any Error).self) { try PipelineConfig.parse(Array(#"{"tripleWidthMeasured": 1}"#.utf8)) }
-        #expect(throws: (any Error).self) { try PipelineConfig.parse(Array(#"{"gridPerspective": 3}"#.utf8)) }
+        try expectConfigurationKey("gridPerspective", off: "false", reads: false, through: \.gridPerspective,
+                                   defaultText: "true", invalid: "3")
+        try expectConfigurationKey("tripleWidthMeasured", off: "false", reads: false, through: \.tripleWidthMeasured,
+                                   defaultText: "true", invalid: "1")
     }
 }

@@ -44,11 +44,8 @@ struct RoundRimShortfallTests {
 
     /// The shortfall is a configuration key, in sectors of 16, and a bad value names it.
     @Test func theSettingIsAConfigurationKey() throws {
-        let off = try PipelineConfig.parse(Array(#"{"roundRimShortfall": 0}"#.utf8))
-        #expect(off.roundRimShortfall == 0 && PipelineConfig().roundRimShortfall == 3)
-        #expect(off.configHash != PipelineConfig().configHash)
-        #expect(PipelineConfig().canonicalJSON.contains("\"roundRimShortfall\": 3"))
-        #expect(throws: (any Error).self) { try PipelineConfig.parse(Array(#"{"roundRimShortfall": 17}"#.utf8)) }
+        try expectConfigurationKey("roundRimShortfall", off: "0", reads: 0, through: \.roundRimShortfall,
+                                   defaultText: "3", invalid: "17")
     }
 }
 

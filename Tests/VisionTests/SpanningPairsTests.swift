@@ -107,10 +107,7 @@ struct SpanningPairsTests {
 
     /// The setting is read from a configuration file and printed with the defaults.
     @Test func theSettingIsAConfigurationKey() throws {
-        let off = try PipelineConfig.parse(Array(#"{"nmsSpanningPairDip": 0}"#.utf8))
-        #expect(off.nmsSpanningPairDip == 0 && PipelineConfig().nmsSpanningPairDip == 0.3)
-        #expect(off.configHash != PipelineConfig().configHash)
-        #expect(PipelineConfig().canonicalJSON.contains("\"nmsSpanningPairDip\": 0.3"))
-        #expect(throws: (any Error).self) { try PipelineConfig.parse(Array(#"{"nmsSpanningPairDip": -1}"#.utf8)) }
+        try expectConfigurationKey("nmsSpanningPairDip", off: "0", reads: 0, through: \.nmsSpanningPairDip,
+                                   defaultText: "0.3", invalid: "-1")
     }
 }

@@ -26,9 +26,6 @@ struct UnvotedRetestTests {
 
     /// The setting is read from a configuration file and printed with the defaults.
     @Test func theSettingIsAConfigurationKey() throws {
-        let off = try PipelineConfig.parse(Array(#"{"unvotedRetest": false}"#.utf8))
-        #expect(off.unvotedRetest == false && PipelineConfig().unvotedRetest)
-        #expect(off.configHash != PipelineConfig().configHash)
-        #expect(PipelineConfig().canonicalJSON.contains("\"unvotedRetest\": true"))
+        try expectConfigurationKey("unvotedRetest", off: "false", reads: false, through: \.unvotedRetest, defaultText: "true")
     }
 }
