@@ -22,6 +22,6 @@ func junctionDip(_ flat: Plane, scale: Int, from a: (x: Double, y: Double), to b
         return log(max(1e-3, Double(flat.bilinear(x, y))))
     }
     let darkerEnd = min(logSample(0), logSample(1))
-    let darkestBetween = (6...14).map { logSample(Double($0) / 20) }.min() ?? darkerEnd
+    let darkestBetween = (6...14).lazy.map { logSample(Double($0) / 20) }.min() ?? darkerEnd
     return darkestBetween - darkerEnd
 }
