@@ -72,8 +72,9 @@ public struct CandidateTrace: Sendable, Equatable {
     /// pixels) at `scale` image pixels per working pixel.
     mutating func record(_ step: String, working candidates: [Candidate], scale: Int,
                          note: (Candidate) -> String = { _ in "" }) {
-        let s = Double(scale), shift = (s - 1) / 2
-        record(step, candidates, position: { ($0.x * s + shift, $0.y * s + shift, $0.r * s) }, note: note)
+        let working = WorkingScale(scale)
+        record(step, candidates, position: { (working.toImage($0.x), working.toImage($0.y), $0.r * working.factor) },
+               note: note)
     }
 }
 

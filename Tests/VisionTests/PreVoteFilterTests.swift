@@ -15,9 +15,9 @@ struct PreVoteFilterTests {
         for stage in [NormalizeStage(), IlluminationStage(), GridStage()] as [any Stage] { try stage.run(&frame) }
         let maps = CandidateMaps(frame)
         let filter = try #require(PreVoteFilter(maps))
-        let s = maps.s, shift = maps.shift
+        let s = maps.s, working = maps.working
         func candidate(dx: Double, brightSpot: Bool) -> Candidate {
-            Candidate(x: (100 + dx - shift) / s, y: (80 - shift) / s, r: 9 / s, score: 10, contrast: 0.1,
+            Candidate(x: working.toWorking(100 + dx), y: working.toWorking(80), r: 9 / s, score: 10, contrast: 0.1,
                       brightSpot: brightSpot)
         }
         #expect(filter.verdict(candidate(dx: 0, brightSpot: false)).kept)

@@ -16,9 +16,9 @@ import Foundation
 ///   darker end); 0 for an empty plane.
 func junctionDip(_ flat: Plane, scale: Int, from a: (x: Double, y: Double), to b: (x: Double, y: Double)) -> Double {
     guard flat.width > 0, flat.height > 0 else { return 0 }
-    let s = Double(scale), shift = (s - 1) / 2
+    let working = WorkingScale(scale)
     func logSample(_ t: Double) -> Double {
-        let x = (a.x + t * (b.x - a.x) - shift) / s, y = (a.y + t * (b.y - a.y) - shift) / s
+        let x = working.toWorking(a.x + t * (b.x - a.x)), y = working.toWorking(a.y + t * (b.y - a.y))
         return log(max(1e-3, Double(flat.bilinear(x, y))))
     }
     let darkerEnd = min(logSample(0), logSample(1))

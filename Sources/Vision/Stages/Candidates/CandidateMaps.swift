@@ -8,11 +8,10 @@ struct CandidateMaps {
     let config: PipelineConfig
     let image: Image
     let grid: DetectedGrid?
-    /// Image pixels per working pixel, and the offset of a working pixel's centre in image
-    /// pixels: image = working * s + shift.
+    /// Image pixels per working pixel (`s` as a Double), and the conversion of positions.
     let scale: Int
     let s: Double
-    let shift: Double
+    let working: WorkingScale
     /// Cell radius range, working pixels.
     let minR: Double
     let maxR: Double
@@ -58,7 +57,7 @@ struct CandidateMaps {
         grid = frame.grid
         scale = frame.scale
         s = Double(frame.scale)
-        shift = (s - 1) / 2
+        working = WorkingScale(frame.scale)
         minR = max(0.5, frame.minRadius)
         maxR = max(minR, frame.maxRadius)
         let logFlat = logPlane(frame.flat)
@@ -115,8 +114,8 @@ struct CandidateMaps {
     /// A working-scale candidate in image pixels, its line step too.
     func toImage(_ c: Candidate) -> Candidate {
         var c = c
-        c.x = c.x * s + shift
-        c.y = c.y * s + shift
+        c.x = working.toImage(c.x)
+        c.y = working.toImage(c.y)
         c.r *= s
         c.lineStep = c.lineStep.map { PixelStep(dx: $0.dx * scale, dy: $0.dy * scale) }
         return c
@@ -126,8 +125,8 @@ struct CandidateMaps {
     /// that read the working planes).
     func toWorking(_ c: Candidate) -> Candidate {
         var c = c
-        c.x = (c.x - shift) / s
-        c.y = (c.y - shift) / s
+        c.x = working.toWorking(c.x)
+        c.y = working.toWorking(c.y)
         c.r /= s
         return c
     }

@@ -52,8 +52,8 @@ extension CandidateMaps {
         var scratch = VoteScratch()
         let c = voteCentre(image, x: start.x, y: start.y, r: voted.r * s, scratch: &scratch)
         var plain = voted
-        plain.x = (c.x - shift) / s
-        plain.y = (c.y - shift) / s
+        plain.x = working.toWorking(c.x)
+        plain.y = working.toWorking(c.y)
         plain.votedAlongLine = false
         plain.boundary = nil
         return plain
@@ -109,8 +109,8 @@ extension CandidateMaps {
                 found[i].boundary = BoundaryMeasurement(x: c.x, y: c.y, r: r, radius: b)
             }
             found[i].votedAlongLine = lineStep != nil
-            found[i].x = (c.x - shift) / s
-            found[i].y = (c.y - shift) / s
+            found[i].x = working.toWorking(c.x)
+            found[i].y = working.toWorking(c.y)
         }
     }
 }
