@@ -117,6 +117,16 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Move each centre to where its boundary's gradients point (`voteCentre`, full
     /// resolution): DoG peaks of touching cells are pushed apart.
     public var voteCentres: Bool = true
+    /// A candidate that voted again at its measured boundary radius (the detector's radius
+    /// was too small) has its boundary measured once more where that vote went, and votes a
+    /// third time when it is again over 1.15 times the radius, unless another candidate lies
+    /// within this many of the new radii (in a clump the measure reaches the neighbours' rims).
+    /// The measure reaches 1.6 radii: a clear cell the detector found by its bright middle
+    /// (half its radius) shows only part of its rim at the second radius. (Twenty-sixth
+    /// session: +2 to +9 cells on each independent and third-generator draw but one, −1 to +1
+    /// false detection; without the clump rule up to +11 cells, but `cellqa synth`'s dense
+    /// clumps lost 4-6.) 0 = off.
+    public var revoteIsolationRadii: Double = 1.5
     /// Smallest fraction of 16 sectors around a candidate holding a boundary that faces its
     /// centre (`radialEdgeCoverage`); 0 disables the test.
     public var minEdgeCoverage: Double = 0.75
@@ -315,6 +325,15 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Copies that must match (`rulingCopyResidual`): more than one, as a cell can have a
     /// look-alike neighbour exactly a period away.
     public var rulingCopyMatches: Int = 2
+    /// One copy is enough when it matches this closely (a residual at most this share of the
+    /// window's own structure; below `rulingCopyResidual`): a look-alike cell never repeats its
+    /// neighbour that exactly, while the ruling does, where a triple line's light squares have
+    /// only one copy in view or the others are a pixel or two off the chamber map. (Twenty-sixth
+    /// session: the third generator's three draws 9 false detections fewer, 3 of them on blank
+    /// controls; no cell lost on any set. Of all the detections the three generators' draws
+    /// keep with one matching copy, the cells' copies lie at 0.22 and above, the ruling's from
+    /// 0.08.) 0 = off.
+    public var rulingCopySingleResidual: Double = 0.18
     /// A candidate that passed the boundary test is dropped when the same disc a few radii
     /// further along a ruling direction (`lineStep`: 2.2 ... 4 radii, whole pixels) differs
     /// from it by less than this many times the difference noise alone would give

@@ -70,6 +70,15 @@ extension CandidateMaps {
         return k
     }
 
+    /// Whether no candidate but the `index`th lies within `reach` of it (working pixels).
+    private func isolated(_ index: Int, among candidates: [Candidate], reach: Double) -> Bool {
+        let c = candidates[index]
+        return !candidates.indices.contains { k in
+            let dx = candidates[k].x - c.x, dy = candidates[k].y - c.y
+            return k != index && dx * dx + dy * dy < reach * reach
+        }
+    }
+
     /// Every candidate's centre re-voted by its boundary on the full-resolution image
     /// (`voteCentre`), in spatial order; working pixels in and out.
     func voteCentres(_ found: inout [Candidate]) {
@@ -77,6 +86,8 @@ extension CandidateMaps {
         // Steps along each ruling direction in image pixels, for the line-subtracted votes.
         let lineSteps = config.lineSubtractedVotes && grid != nil
             ? rulingAngles.map { LineSteps(angle: $0, maxLength: 4 * config.maxRadiusPx, tolerance: 0.1) } : []
+        // Where the detector put them, for the clump test of a third vote.
+        let detected = found
         for i in spatialOrder(found) {
             let (x0, y0, r0) = imagePosition(found[i])
             let line = lineSteps.isEmpty ? nil : lineUnder(found[i])
@@ -104,6 +115,16 @@ extension CandidateMaps {
                 r = min(b, config.maxRadiusPx)
                 lineStep = step(r)
                 c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch, lineStep: lineStep)
+                // Still too small where the second vote went (the measure reaches 1.6 radii):
+                // once more at the larger radius, away from clumps.
+                if config.revoteIsolationRadii > 0, r < config.maxRadiusPx {
+                    let grown = boundaryRadius(image, x: c.x, y: c.y, r: r)
+                    if grown > 1.15 * r, isolated(i, among: detected, reach: config.revoteIsolationRadii * grown / s) {
+                        r = min(grown, config.maxRadiusPx)
+                        lineStep = step(r)
+                        c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch, lineStep: lineStep)
+                    }
+                }
                 found[i].r = r / s
             } else {
                 found[i].boundary = BoundaryMeasurement(x: c.x, y: c.y, r: r, radius: b)
