@@ -119,13 +119,14 @@ public struct PipelineConfig: Sendable, Equatable {
     public var voteCentres: Bool = true
     /// A candidate that voted again at its measured boundary radius (the detector's radius
     /// was too small) has its boundary measured once more where that vote went, and votes a
-    /// third time when it is again over 1.15 times the radius, unless another candidate lies
+    /// third time when it is again over 1.1 times the radius, unless another candidate lies
     /// within this many of the new radii (in a clump the measure reaches the neighbours' rims).
     /// The measure reaches 1.6 radii: a clear cell the detector found by its bright middle
     /// (half its radius) shows only part of its rim at the second radius. (Twenty-sixth
-    /// session: +2 to +9 cells on each independent and third-generator draw but one, −1 to +1
-    /// false detection; without the clump rule up to +11 cells, but `cellqa synth`'s dense
-    /// clumps lost 4-6.) 0 = off.
+    /// session: +3 to +15 cells on nine of the ten independent and third-generator draws, −1
+    /// on the tenth, −3 to +3 false detections, F1 +0.0004 ... +0.0013; without the clump rule up to +11 cells, but `cellqa
+    /// synth`'s dense clumps lost 4-6. Again over 1.15 times: two fifths less gain; 1.0 and
+    /// 1.05 the same gain as 1.1 with 2 more blank-control detections.) 0 = off.
     public var revoteIsolationRadii: Double = 1.5
     /// Smallest fraction of 16 sectors around a candidate holding a boundary that faces its
     /// centre (`radialEdgeCoverage`); 0 disables the test.

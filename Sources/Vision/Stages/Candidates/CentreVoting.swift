@@ -119,7 +119,7 @@ extension CandidateMaps {
                 // once more at the larger radius, away from clumps.
                 if config.revoteIsolationRadii > 0, r < config.maxRadiusPx {
                     let grown = boundaryRadius(image, x: c.x, y: c.y, r: r)
-                    if grown > 1.15 * r, isolated(i, among: detected, reach: config.revoteIsolationRadii * grown / s) {
+                    if grown > 1.1 * r, isolated(i, among: detected, reach: config.revoteIsolationRadii * grown / s) {
                         r = min(grown, config.maxRadiusPx)
                         lineStep = step(r)
                         c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch, lineStep: lineStep)
