@@ -160,7 +160,7 @@ struct PerspectiveTests {
         #expect(perspectiveRefined(flat, imageToChamber: map, scale: 2) == nil)
         #expect(perspectiveRefined(flat, imageToChamber: [Double](repeating: .nan, count: 9), scale: 2) == nil)
         #expect(perspectiveRefined(Plane(width: 4, height: 4), imageToChamber: map, scale: 2) == nil)
-        #expect(lineSightings(flat, imageToChamber: map, scale: 2, width: 400, height: 300, tiles: (4, 3), reach: (0.3, 40)).isEmpty)
+        #expect(lineSightings(flat, imageToChamber: map, scale: WorkingScale(2), width: 400, height: 300, tiles: (4, 3), reach: (0.3, 40)).isEmpty)
     }
 
     @Test func theSettingIsAConfigurationKey() throws {

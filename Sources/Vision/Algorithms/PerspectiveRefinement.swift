@@ -49,7 +49,7 @@ func perspectiveRefined(_ flat: Plane, imageToChamber: [Double], scale: Int, til
     var sightings: [LineSighting] = []
     // Two passes: the second looks again with the first fit's map, nearer the lines.
     for pass in 0..<2 {
-        let found = lineSightings(flat, imageToChamber: map, scale: s, width: width, height: height,
+        let found = lineSightings(flat, imageToChamber: map, scale: WorkingScale(scale), width: width, height: height,
                                   tiles: tiles, reach: pass == 0 ? (1.0 / 3, 40) : (0.25, 15))
         guard let fitted = robustHomography(found, width: width, height: height) else { return nil }
         sightings = fitted.inliers
@@ -66,7 +66,7 @@ func perspectiveRefined(_ flat: Plane, imageToChamber: [Double], scale: Int, til
 /// The lines of both axes, each tile's lines near where `imageToChamber` puts them
 /// (`perspectiveRefined`). `reach`: how far across the line to look, as a share of the
 /// distance to the next line and at most `um` µm.
-func lineSightings(_ flat: Plane, imageToChamber m: [Double], scale s: Double, width: Double, height: Double,
+func lineSightings(_ flat: Plane, imageToChamber m: [Double], scale: WorkingScale, width: Double, height: Double,
                    tiles: (columns: Int, rows: Int), reach: (share: Double, um: Double)) -> [LineSighting] {
     let lines = NeubauerGeometry.rulingLines()
     let positions = lines.map(\.positionUm)
@@ -100,7 +100,7 @@ func lineSightings(_ flat: Plane, imageToChamber m: [Double], scale s: Double, w
                     // A triple line's strokes merge into one peak over twice their offset.
                     let smoothing = line.style == .triple ? 2 * NeubauerGeometry.tripleLineOffsetUm / local.gradientNorm : 0
                     let length = 0.3 * min(tileWidth, tileHeight)
-                    guard let peak = linePeak(flat, scale: s, at: (px, py), normal: local.normal, reach: reachPx,
+                    guard let peak = linePeak(flat, scale: scale, at: (px, py), normal: local.normal, reach: reachPx,
                                               smoothing: smoothing, length: length) else { continue }
                     found.append(LineSighting(x: px + peak.offset * local.normal.x, y: py + peak.offset * local.normal.y,
                                               chamber: line.positionUm, axis: axis,
@@ -142,20 +142,19 @@ private func chamber(_ m: [Double], axis: Int, x: Double, y: Double) -> Double? 
 /// at the search's end, or stands less than 0.02 above the profile's median (no line there).
 /// With a box (a triple line), the middle of the run above half the peak instead, and half
 /// that run's width (image pixels; nil when the run reaches the profile's ends).
-private func linePeak(_ flat: Plane, scale s: Double, at p: (x: Double, y: Double), normal n: (x: Double, y: Double),
+private func linePeak(_ flat: Plane, scale: WorkingScale, at p: (x: Double, y: Double), normal n: (x: Double, y: Double),
                       reach: Double, smoothing: Double, length: Double) -> (offset: Double, halfWidth: Double?)? {
     // One working pixel a step across, three along: the stretch's mean is what locates.
-    let step = s, half = smoothing / 2
+    let s = scale.factor, step = s, half = smoothing / 2
     let count = Int(((reach + half) / step).rounded(.up))
     guard count >= 2, count < 4096 else { return nil }
     let along = (x: -n.y, y: n.x)
     let samplesAlong = max(2, Int(length / (3 * s)))
-    let offset = (s - 1) / 2
     // The stretch must lie inside the plane at both ends of the search.
     for k in [-count, count] {
         for end in [-1.0, 1.0] {
             let d = Double(k) * step, t = end * length / 2
-            let wx = (p.x + d * n.x + t * along.x - offset) / s, wy = (p.y + d * n.y + t * along.y - offset) / s
+            let wx = scale.toWorking(p.x + d * n.x + t * along.x), wy = scale.toWorking(p.y + d * n.y + t * along.y)
             guard wx >= 0, wy >= 0, wx <= Double(flat.width - 1), wy <= Double(flat.height - 1) else { return nil }
         }
     }
@@ -165,8 +164,8 @@ private func linePeak(_ flat: Plane, scale s: Double, at p: (x: Double, y: Doubl
             var sum = 0.0
             for j in 0..<samplesAlong {
                 let t = (Double(j) / Double(samplesAlong - 1) - 0.5) * length
-                let wx = (p.x + Double(k) * step * n.x + t * along.x - offset) / s
-                let wy = (p.y + Double(k) * step * n.y + t * along.y - offset) / s
+                let wx = scale.toWorking(p.x + Double(k) * step * n.x + t * along.x)
+                let wy = scale.toWorking(p.y + Double(k) * step * n.y + t * along.y)
                 sum += Double(abs(Plane.bilinear(d, width: flat.width, height: flat.height, wx, wy) - 1))
             }
             profile[k + count] = sum / Double(samplesAlong)
@@ -225,7 +224,7 @@ func tripleLineHalfWidth(_ flat: Plane, imageToChamber: [Double], scale: Int, ti
     -> Double? {
     guard Homography(matrix: imageToChamber) != nil, scale >= 1, flat.width >= 16, flat.height >= 16 else { return nil }
     let s = Double(scale)
-    let widths = lineSightings(flat, imageToChamber: imageToChamber, scale: s, width: Double(flat.width) * s,
+    let widths = lineSightings(flat, imageToChamber: imageToChamber, scale: WorkingScale(scale), width: Double(flat.width) * s,
                                height: Double(flat.height) * s, tiles: tiles, reach: (0.25, 15)).compactMap(\.halfWidthUm)
     guard widths.count >= 3 else { return nil }
     return widths.sorted()[widths.count / 2]
