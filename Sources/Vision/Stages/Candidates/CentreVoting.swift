@@ -70,15 +70,6 @@ extension CandidateMaps {
         return k
     }
 
-    /// Whether no candidate but the `index`th lies within `reach` of it (working pixels).
-    private func isolated(_ index: Int, among candidates: [Candidate], reach: Double) -> Bool {
-        let c = candidates[index]
-        return !candidates.indices.contains { k in
-            let dx = candidates[k].x - c.x, dy = candidates[k].y - c.y
-            return k != index && dx * dx + dy * dy < reach * reach
-        }
-    }
-
     /// Every candidate's centre re-voted by its boundary on the full-resolution image
     /// (`voteCentre`), in spatial order; working pixels in and out.
     func voteCentres(_ found: inout [Candidate]) {
@@ -87,7 +78,7 @@ extension CandidateMaps {
         let lineSteps = config.lineSubtractedVotes && grid != nil
             ? rulingAngles.map { LineSteps(angle: $0, maxLength: 4 * config.maxRadiusPx, tolerance: 0.1) } : []
         // Where the detector put them, for the clump test of a third vote.
-        let detected = found
+        let detected = CandidatesByColumn(found)
         for i in spatialOrder(found) {
             let (x0, y0, r0) = imagePosition(found[i])
             let line = lineSteps.isEmpty ? nil : lineUnder(found[i])
@@ -117,9 +108,12 @@ extension CandidateMaps {
                 c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch, lineStep: lineStep)
                 // Still too small where the second vote went (the measure reaches 1.6 radii):
                 // once more at the larger radius, away from clumps.
-                if config.revoteIsolationRadii > 0, r < config.maxRadiusPx {
+                // (A neighbour within the reach of the smallest radius that qualifies rules the
+                // vote out before the boundary is measured.)
+                let clump = config.revoteIsolationRadii
+                if clump > 0, r < config.maxRadiusPx, !detected.anyOther(than: i, within: clump * (1.1 * r) / s) {
                     let grown = boundaryRadius(image, x: c.x, y: c.y, r: r)
-                    if grown > 1.1 * r, isolated(i, among: detected, reach: config.revoteIsolationRadii * grown / s) {
+                    if grown > 1.1 * r, !detected.anyOther(than: i, within: clump * grown / s) {
                         r = min(grown, config.maxRadiusPx)
                         lineStep = step(r)
                         c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch, lineStep: lineStep)
@@ -133,5 +127,36 @@ extension CandidateMaps {
             found[i].x = working.toWorking(c.x)
             found[i].y = working.toWorking(c.y)
         }
+    }
+}
+
+/// Candidates ordered by x, for "is any other within this distance" (the third vote's clump
+/// test) without a pass over all of them.
+private struct CandidatesByColumn {
+    private let candidates: [Candidate]
+    /// Indices into `candidates`, by x.
+    private let order: [Int]
+
+    init(_ candidates: [Candidate]) {
+        self.candidates = candidates
+        order = candidates.indices.sorted { candidates[$0].x < candidates[$1].x }
+    }
+
+    /// Whether a candidate other than the `index`th lies closer than `reach` to it (working pixels).
+    func anyOther(than index: Int, within reach: Double) -> Bool {
+        let c = candidates[index]
+        // The first in x order at or past c.x - reach.
+        var lo = 0, hi = order.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if candidates[order[mid]].x < c.x - reach { lo = mid + 1 } else { hi = mid }
+        }
+        for k in order[lo...] {
+            let o = candidates[k]
+            if o.x > c.x + reach { break }
+            let dx = o.x - c.x, dy = o.y - c.y
+            if k != index && dx * dx + dy * dy < reach * reach { return true }
+        }
+        return false
     }
 }
