@@ -124,9 +124,10 @@ public struct PipelineConfig: Sendable, Equatable {
     /// The measure reaches 1.6 radii: a clear cell the detector found by its bright middle
     /// (half its radius) shows only part of its rim at the second radius. (Twenty-sixth
     /// session: +3 to +15 cells on nine of the ten independent and third-generator draws, −1
-    /// on the tenth, −3 to +3 false detections, F1 +0.0004 ... +0.0013; without the clump rule up to +11 cells, but `cellqa
-    /// synth`'s dense clumps lost 4-6. Again over 1.15 times: two fifths less gain; 1.0 and
-    /// 1.05 the same gain as 1.1 with 2 more blank-control detections.) 0 = off.
+    /// on the tenth, −3 to +3 false detections; with `rulingCopySingleResidual`, F1 +0.0004
+    /// ... +0.0013. Without the clump rule up to +11 cells, but `cellqa synth`'s dense clumps
+    /// lost 4-6. Again over 1.15 times: two fifths less gain; 1.0 and 1.05 the same gain as
+    /// 1.1 with 2 more blank-control detections.) 0 = off.
     public var revoteIsolationRadii: Double = 1.5
     /// Smallest fraction of 16 sectors around a candidate holding a boundary that faces its
     /// centre (`radialEdgeCoverage`); 0 disables the test.

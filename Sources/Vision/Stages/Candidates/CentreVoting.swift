@@ -107,9 +107,9 @@ extension CandidateMaps {
                 lineStep = step(r)
                 c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch, lineStep: lineStep)
                 // Still too small where the second vote went (the measure reaches 1.6 radii):
-                // once more at the larger radius, away from clumps.
-                // (A neighbour within the reach of the smallest radius that qualifies rules the
-                // vote out before the boundary is measured.)
+                // once more at the larger radius, away from clumps. A neighbour within the
+                // reach of the smallest radius that qualifies rules it out before the boundary
+                // is measured.
                 let clump = config.revoteIsolationRadii
                 if clump > 0, r < config.maxRadiusPx, !detected.anyOther(than: i, within: clump * (1.1 * r) / s) {
                     let grown = boundaryRadius(image, x: c.x, y: c.y, r: r)
