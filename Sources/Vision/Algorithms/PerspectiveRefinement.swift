@@ -43,13 +43,13 @@ func perspectiveRefined(_ flat: Plane, imageToChamber: [Double], scale: Int, til
     -> (imageToChamber: [Double], residualUm: Double, givenResidualUm: Double)? {
     guard Homography(matrix: imageToChamber) != nil, scale >= 1, flat.width >= 16, flat.height >= 16,
           tiles.columns >= 2, tiles.rows >= 2 else { return nil }
-    let s = Double(scale)
-    let width = Double(flat.width) * s, height = Double(flat.height) * s
+    let working = WorkingScale(scale)
+    let width = Double(flat.width) * working.factor, height = Double(flat.height) * working.factor
     var map = imageToChamber
     var sightings: [LineSighting] = []
     // Two passes: the second looks again with the first fit's map, nearer the lines.
     for pass in 0..<2 {
-        let found = lineSightings(flat, imageToChamber: map, scale: WorkingScale(scale), width: width, height: height,
+        let found = lineSightings(flat, imageToChamber: map, scale: working, width: width, height: height,
                                   tiles: tiles, reach: pass == 0 ? (1.0 / 3, 40) : (0.25, 15))
         guard let fitted = robustHomography(found, width: width, height: height) else { return nil }
         sightings = fitted.inliers
@@ -223,9 +223,9 @@ func halfPeakRun(_ profile: [Double], peak: Int, floor: Double) -> (start: Doubl
 func tripleLineHalfWidth(_ flat: Plane, imageToChamber: [Double], scale: Int, tiles: (columns: Int, rows: Int) = (4, 3))
     -> Double? {
     guard Homography(matrix: imageToChamber) != nil, scale >= 1, flat.width >= 16, flat.height >= 16 else { return nil }
-    let s = Double(scale)
-    let widths = lineSightings(flat, imageToChamber: imageToChamber, scale: WorkingScale(scale), width: Double(flat.width) * s,
-                               height: Double(flat.height) * s, tiles: tiles, reach: (0.25, 15)).compactMap(\.halfWidthUm)
+    let working = WorkingScale(scale)
+    let widths = lineSightings(flat, imageToChamber: imageToChamber, scale: working, width: Double(flat.width) * working.factor,
+                               height: Double(flat.height) * working.factor, tiles: tiles, reach: (0.25, 15)).compactMap(\.halfWidthUm)
     guard widths.count >= 3 else { return nil }
     return widths.sorted()[widths.count / 2]
 }

@@ -10,8 +10,8 @@ struct CandidateMaps {
     let grid: DetectedGrid?
     /// Image pixels per working pixel (`s` as a Double), and the conversion of positions.
     let scale: Int
-    let s: Double
     let working: WorkingScale
+    var s: Double { working.factor }
     /// Cell radius range, working pixels.
     let minR: Double
     let maxR: Double
@@ -56,7 +56,6 @@ struct CandidateMaps {
         image = frame.image
         grid = frame.grid
         scale = frame.scale
-        s = Double(frame.scale)
         working = WorkingScale(frame.scale)
         minR = max(0.5, frame.minRadius)
         maxR = max(minR, frame.maxRadius)

@@ -88,6 +88,12 @@ extension CandidateMaps {
             var r = r0
             var lineStep = step(r)
             var c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch, lineStep: lineStep)
+            // Every vote after the first starts from the detector's centre again, at a larger radius.
+            func revote(at radius: Double) {
+                r = min(radius, config.maxRadiusPx)
+                lineStep = step(r)
+                c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch, lineStep: lineStep)
+            }
             // A radius the detector underestimated (a split half, a cell shrunk by a
             // neighbouring line) puts the cell's rim outside the voting annulus and its
             // centre outside the search disc: vote again at the measured boundary radius.
@@ -103,9 +109,7 @@ extension CandidateMaps {
                 if atStart > larger { b = atStart }
             }
             if b > larger {
-                r = min(b, config.maxRadiusPx)
-                lineStep = step(r)
-                c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch, lineStep: lineStep)
+                revote(at: b)
                 // Still too small where the second vote went (the measure reaches 1.6 radii):
                 // once more at the larger radius, away from clumps. A neighbour within the
                 // reach of the smallest radius that qualifies rules it out before the boundary
@@ -113,11 +117,7 @@ extension CandidateMaps {
                 let clump = config.revoteIsolationRadii
                 if clump > 0, r < config.maxRadiusPx, !detected.anyOther(than: i, within: clump * (1.1 * r) / s) {
                     let grown = boundaryRadius(image, x: c.x, y: c.y, r: r)
-                    if grown > 1.1 * r, !detected.anyOther(than: i, within: clump * grown / s) {
-                        r = min(grown, config.maxRadiusPx)
-                        lineStep = step(r)
-                        c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch, lineStep: lineStep)
-                    }
+                    if grown > 1.1 * r, !detected.anyOther(than: i, within: clump * grown / s) { revote(at: grown) }
                 }
                 found[i].r = r / s
             } else {
