@@ -87,6 +87,7 @@ enum ConfigKey {
             .integer("rulingCopyMatches", \.rulingCopyMatches, 1...12),
             .number("rulingCopySingleResidual", \.rulingCopySingleResidual, 0...10),
             .flag("tripleWidthMeasured", \.tripleWidthMeasured),
+            .flag("tripleCrossingBetweenStrokes", \.tripleCrossingBetweenStrokes),
             .number("lineShiftRatio", \.lineShiftRatio, 0...1000),
             .number("keepUnvotedCoverage", \.keepUnvotedCoverage, 0...1),
             .flag("unvotedRetest", \.unvotedRetest),

@@ -39,15 +39,33 @@ public func lineStrength(_ plane: Plane, x: Double, y: Double, angle: Double, ha
 /// The little squares inside a triple-line crossing have corners whose gradients meet at their
 /// centres as a cell's rim does, and line removal leaves a residue where heavy lines cross; a
 /// cell on a single line lifts only one direction.
+///
+/// `reach` (pixels, 0: off): a line also counts when it runs within `reach` of the point on
+/// each side of it, the strongest parallel line either side taken. A triple line's strokes
+/// drawn wide apart leave light squares between them that no line runs through, but that
+/// each line's strokes flank; a cell where a triple line ends at another line is flanked on
+/// one side only.
 public func isOnCrossing(_ contrast: Plane, x: Double, y: Double, angles: [Double], halfLength: Int,
-                         level: Float) -> Bool {
+                         level: Float, reach: Double = 0) -> Bool {
     guard angles.count >= 2 else { return false }
     let a = angles[0], b = angles[1]
+    func strength(_ angle: Double) -> Float {
+        guard reach >= 1 else { return lineStrength(contrast, x: x, y: y, angle: angle, halfLength: halfLength) }
+        let nx = -sin(angle), ny = cos(angle)
+        var before: Float = 0, after: Float = 0
+        for o in -Int(reach)...Int(reach) {
+            let v = lineStrength(contrast, x: x + Double(o) * nx, y: y + Double(o) * ny, angle: angle,
+                                 halfLength: halfLength)
+            if o <= 0 { before = max(before, v) }
+            if o >= 0 { after = max(after, v) }
+        }
+        return min(before, after)
+    }
     // The contrast map is non-negative, so so is the floor: a direction below `level` decides
     // without the other three quantiles (most candidates lie on no line).
-    let alongA = lineStrength(contrast, x: x, y: y, angle: a, halfLength: halfLength)
+    let alongA = strength(a)
     guard alongA >= level else { return false }
-    let alongB = lineStrength(contrast, x: x, y: y, angle: b, halfLength: halfLength)
+    let alongB = strength(b)
     guard alongB >= level else { return false }
     let bisector = (a + b) / 2
     let floor = min(lineStrength(contrast, x: x, y: y, angle: bisector, halfLength: halfLength),
@@ -134,11 +152,18 @@ public func isCrossingResidue(_ contrast: Plane, x: Double, y: Double, brightnes
 public func isInTripleCrossingCore(x: Double, y: Double, imageToChamber: Homography, marginUm: Double,
                                    halfWidthUm: Double? = nil) -> Bool {
     guard let p = imageToChamber.apply(Point(x: x, y: y)) else { return false }
-    let reach = max(NeubauerGeometry.tripleLineOffsetUm, (halfWidthUm ?? 0) - tripleStrokeAllowanceUm) + marginUm
+    let reach = tripleCrossingCoreReachUm(marginUm: marginUm, halfWidthUm: halfWidthUm)
     func nearTriple(_ v: Double) -> Bool {
         tripleLinePositionsUm.contains { abs(v - $0) <= reach }
     }
     return nearTriple(p.x) && nearTriple(p.y)
+}
+
+/// How far the core of a triple-line crossing reaches from each middle line, µm: the
+/// geometry's outer strokes, or the measured ones where the lines are wider
+/// (`tripleLineHalfWidth`), plus `marginUm`.
+func tripleCrossingCoreReachUm(marginUm: Double, halfWidthUm: Double?) -> Double {
+    max(NeubauerGeometry.tripleLineOffsetUm, (halfWidthUm ?? 0) - tripleStrokeAllowanceUm) + marginUm
 }
 
 /// How far a triple line's measured half width (`tripleLineHalfWidth`) reaches past its outer

@@ -129,6 +129,10 @@ extension CandidateMaps {
         guard config.tripleCrossingMarginPx > 0, let grid, grid.scaleKnown,
               let toChamber = Homography(matrix: grid.result.imageToChamber) else { return nil }
         let marginUm = config.tripleCrossingMarginPx * grid.result.umPerPixel
+        // The core's reach on the working planes, where the crossing must show.
+        let reach = config.tripleCrossingBetweenStrokes
+            ? tripleCrossingCoreReachUm(marginUm: marginUm, halfWidthUm: grid.tripleHalfWidthUm) / grid.result.umPerPixel / s
+            : 0
         return found.filter { c in
             guard isInTripleCrossingCore(x: c.x, y: c.y, imageToChamber: toChamber, marginUm: marginUm,
                                          halfWidthUm: grid.tripleHalfWidthUm) else { return true }
@@ -141,7 +145,7 @@ extension CandidateMaps {
             // The image must show the crossing too: a misregistered grid predicts lines where
             // there are none.
             return !isOnCrossing(contrast, x: working.x, y: working.y, angles: grid.angles, halfLength: length / 2,
-                                 level: faintCrossingLevel)
+                                 level: faintCrossingLevel, reach: reach)
         }
     }
 }
