@@ -49,28 +49,36 @@ public func isOnCrossing(_ contrast: Plane, x: Double, y: Double, angles: [Doubl
                          level: Float, reach: Double = 0) -> Bool {
     guard angles.count >= 2 else { return false }
     let a = angles[0], b = angles[1]
-    func strength(_ angle: Double) -> Float {
-        guard reach >= 1 else { return lineStrength(contrast, x: x, y: y, angle: angle, halfLength: halfLength) }
-        let nx = -sin(angle), ny = cos(angle)
-        var before: Float = 0, after: Float = 0
-        for o in -Int(reach)...Int(reach) {
-            let v = lineStrength(contrast, x: x + Double(o) * nx, y: y + Double(o) * ny, angle: angle,
-                                 halfLength: halfLength)
-            if o <= 0 { before = max(before, v) }
-            if o >= 0 { after = max(after, v) }
-        }
-        return min(before, after)
-    }
-    // The contrast map is non-negative, so so is the floor: a direction below `level` decides
-    // without the other three quantiles (most candidates lie on no line).
-    let alongA = strength(a)
-    guard alongA >= level else { return false }
-    let alongB = strength(b)
-    guard alongB >= level else { return false }
     let bisector = (a + b) / 2
-    let floor = min(lineStrength(contrast, x: x, y: y, angle: bisector, halfLength: halfLength),
-                    lineStrength(contrast, x: x, y: y, angle: bisector + .pi / 2, halfLength: halfLength))
-    return alongA - floor >= level && alongB - floor >= level
+    func floor() -> Float {
+        min(lineStrength(contrast, x: x, y: y, angle: bisector, halfLength: halfLength),
+            lineStrength(contrast, x: x, y: y, angle: bisector + .pi / 2, halfLength: halfLength))
+    }
+    guard reach >= 1 else {
+        // The contrast map is non-negative, so so is the floor: a direction below `level`
+        // decides without the other three quantiles (most candidates lie on no line).
+        let alongA = lineStrength(contrast, x: x, y: y, angle: a, halfLength: halfLength)
+        guard alongA >= level else { return false }
+        let alongB = lineStrength(contrast, x: x, y: y, angle: b, halfLength: halfLength)
+        guard alongB >= level else { return false }
+        let floor = floor()
+        return alongA - floor >= level && alongB - floor >= level
+    }
+    // Each direction's strongest parallel line on each side must stand `level` above the
+    // floor (non-negative, so the line stands at `level` too): the first offset, nearest
+    // first, that does so settles a side.
+    let floorLevel = floor()
+    func flanked(_ angle: Double) -> Bool {
+        let nx = -sin(angle), ny = cos(angle)
+        func stands(_ o: Int) -> Bool {
+            lineStrength(contrast, x: x + Double(o) * nx, y: y + Double(o) * ny, angle: angle,
+                         halfLength: halfLength) - floorLevel >= level
+        }
+        if stands(0) { return true }
+        let r = Int(reach)
+        return (1...r).contains { stands(-$0) } && (1...r).contains { stands($0) }
+    }
+    return flanked(a) && flanked(b)
 }
 
 /// Whether a candidate on a crossing of two lines shows a cell's rim in the four quadrants
