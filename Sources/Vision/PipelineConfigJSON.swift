@@ -88,6 +88,7 @@ enum ConfigKey {
             .number("rulingCopySingleResidual", \.rulingCopySingleResidual, 0...10),
             .flag("tripleWidthMeasured", \.tripleWidthMeasured),
             .flag("tripleCrossingBetweenStrokes", \.tripleCrossingBetweenStrokes),
+            .number("strokeGapRadii", \.strokeGapRadii, 0...10),
             .number("lineShiftRatio", \.lineShiftRatio, 0...1000),
             .number("keepUnvotedCoverage", \.keepUnvotedCoverage, 0...1),
             .flag("unvotedRetest", \.unvotedRetest),

@@ -122,6 +122,43 @@ extension CandidateMaps {
             && circle.residual <= config.rimCentringResidual
     }
 
+    /// The candidates not centred in a gap between ruling strokes narrower than a cell
+    /// (`strokeGapRadii`); nil when the filter does not run (off, or fewer than two ruling
+    /// directions).
+    func strokeGapsFiltered(_ found: [Candidate]) -> [Candidate]? {
+        guard config.strokeGapRadii > 0, rulingAngles.count >= 2 else { return nil }
+        let level = Float(config.crossingLineContrast)
+        let directions = rulingAngles.prefix(2).map { (angle: $0, nx: -sin($0), ny: cos($0)) }
+        return found.filter { c in
+            let w = toWorking(c)
+            let reach = Int(config.strokeGapRadii * w.r)
+            guard reach >= 2 else { return true }
+            // The same question of the line map first, at half the level: where it shows no
+            // gap between lines (most candidates: in the open, or on a line), the strengths,
+            // each a quantile of a line of samples, are not asked.
+            let gapLevel = 0.5 * level
+            for d in directions {
+                func lineAt(_ o: Int) -> Float { separated.lines.bilinear(w.x + Double(o) * d.nx, w.y + Double(o) * d.ny) }
+                let sides = min((1...reach).map { lineAt(-$0) }.max()!, (1...reach).map { lineAt($0) }.max()!)
+                guard sides >= gapLevel, lineAt(0) <= 0.5 * sides else { return true }
+            }
+            for d in directions {
+                func strength(_ o: Int) -> Float {
+                    lineStrength(contrast, x: w.x + Double(o) * d.nx, y: w.y + Double(o) * d.ny, angle: d.angle,
+                                 halfLength: length / 2)
+                }
+                let before = (1...reach).map { strength(-$0) }.max()!, after = (1...reach).map { strength($0) }.max()!
+                let strokes = min(before, after)
+                guard strokes >= level, strength(0) <= 0.5 * strokes else { return true }
+            }
+            // A dead cell shows its disc on the stain map, whatever lies under it.
+            if let stain, stain.coverage(of: w) / visibleShare(w) >= config.minEdgeCoverage + config.lineEdgeCoverageMargin {
+                return true
+            }
+            return false
+        }
+    }
+
     /// The registered ruling says where the triple lines cross; the little squares between
     /// their strokes pass every boundary test. Nil when the filter does not run (off, or no
     /// ruling with a known scale).

@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+@testable import Vision
+
+/// `strokeGapRadii`: a candidate centred in a gap between ruling strokes narrower than a cell
+/// is one of the ruling's little squares, wherever the registered ruling puts the triple
+/// lines. The image is a tilted, keystoned greyscale view of the fourth generator whose ruling
+/// is registered off its triple lines, so the triple-crossing filter looks for their squares
+/// in the wrong place.
+@Suite("A gap between ruling strokes narrower than a cell holds no cell")
+struct StrokeGapTests {
+    static let path = "Tests/Images/stroke-gaps-misregistered.jpg"
+    /// Where the light squares between the strokes of crossing triple lines are detected
+    /// without the rule, image pixels.
+    static let gaps: [(Double, Double)] = [
+        (1791, 126), (1803, 124), (1794, 137), (1510, 160), (1523, 160), (1526, 170), (1513, 174),
+        (1239, 195), (1230, 207), (1241, 208),
+    ]
+
+    /// The squares go and nothing else changes (its 19 labelled cells are found alike).
+    @Test func thePipelineDropsTheGapsOnly() throws {
+        let (with, without) = try detectionsWithAndWithout(Self.path) { $0.strokeGapRadii = 0 }
+        func inGap(_ d: Detection) -> Bool { Self.gaps.contains { isNear(d, $0.0, $0.1, within: 3) } }
+        #expect(without.filter(inGap).count == Self.gaps.count,
+                "the squares are not detected without the rule: the case no longer arises")
+        #expect(with == without.filter { !inGap($0) })
+    }
+
+    @Test func theGapSettingIsAConfigurationKey() throws {
+        try expectConfigurationKey("strokeGapRadii", off: "0", reads: 0.0, through: \.strokeGapRadii,
+                                   defaultText: "1.5", invalid: "-1")
+    }
+}
