@@ -129,6 +129,12 @@ extension CandidateMaps {
         guard config.strokeGapRadii > 0, rulingAngles.count >= 2 else { return nil }
         let level = Float(config.crossingLineContrast)
         let directions = rulingAngles.prefix(2).map { (angle: $0, nx: -sin($0), ny: cos($0)) }
+        /// Whether `value` (by offset across a direction) is at least `level` within `reach`
+        /// on each side and at most half the weaker side's at 0.
+        func isGap(reach: Int, level: Float, _ value: (Int) -> Float) -> Bool {
+            let sides = min((1...reach).map { value(-$0) }.max()!, (1...reach).map(value).max()!)
+            return sides >= level && value(0) <= 0.5 * sides
+        }
         return found.filter { c in
             let w = toWorking(c)
             let reach = Int(config.strokeGapRadii * w.r)
@@ -136,27 +142,22 @@ extension CandidateMaps {
             // The same question of the line map first, at half the level: where it shows no
             // gap between lines (most candidates: in the open, or on a line), the strengths,
             // each a quantile of a line of samples, are not asked.
-            let gapLevel = 0.5 * level
-            for d in directions {
-                func lineAt(_ o: Int) -> Float { separated.lines.bilinear(w.x + Double(o) * d.nx, w.y + Double(o) * d.ny) }
-                let sides = min((1...reach).map { lineAt(-$0) }.max()!, (1...reach).map { lineAt($0) }.max()!)
-                guard sides >= gapLevel, lineAt(0) <= 0.5 * sides else { return true }
-            }
-            for d in directions {
-                func strength(_ o: Int) -> Float {
-                    lineStrength(contrast, x: w.x + Double(o) * d.nx, y: w.y + Double(o) * d.ny, angle: d.angle,
-                                 halfLength: length / 2)
-                }
-                let before = (1...reach).map { strength(-$0) }.max()!, after = (1...reach).map { strength($0) }.max()!
-                let strokes = min(before, after)
-                guard strokes >= level, strength(0) <= 0.5 * strokes else { return true }
-            }
-            // A dead cell shows its disc on the stain map, whatever lies under it.
-            if let stain, stain.coverage(of: w) / visibleShare(w) >= config.minEdgeCoverage + config.lineEdgeCoverageMargin {
-                return true
-            }
-            return false
+            for d in directions where !isGap(reach: reach, level: 0.5 * level, { o in
+                separated.lines.bilinear(w.x + Double(o) * d.nx, w.y + Double(o) * d.ny)
+            }) { return true }
+            for d in directions where !isGap(reach: reach, level: level, { o in
+                lineStrength(contrast, x: w.x + Double(o) * d.nx, y: w.y + Double(o) * d.ny, angle: d.angle,
+                             halfLength: length / 2)
+            }) { return true }
+            return showsStainedDisc(w)
         }
+    }
+
+    /// Whether a working-scale candidate's disc shows on the stain map (a dead cell, whatever
+    /// ruling lies under it), by a sector more than the boundary test asks.
+    private func showsStainedDisc(_ w: Candidate) -> Bool {
+        guard let stain else { return false }
+        return stain.coverage(of: w) / visibleShare(w) >= config.minEdgeCoverage + config.lineEdgeCoverageMargin
     }
 
     /// The registered ruling says where the triple lines cross; the little squares between
@@ -177,8 +178,7 @@ extension CandidateMaps {
             // A dead cell on the crossing shows its boundary on the stain map; the crossing's
             // dark core can read as stained at its centre (the colour ratio of pixels that hold
             // a tenth of the background's light is mostly noise) but holds no disc there.
-            if let stain, stain.coverage(of: working) / visibleShare(working)
-                >= config.minEdgeCoverage + config.lineEdgeCoverageMargin { return true }
+            if showsStainedDisc(working) { return true }
             // The image must show the crossing too: a misregistered grid predicts lines where
             // there are none.
             return !isOnCrossing(contrast, x: working.x, y: working.y, angles: grid.angles, halfLength: length / 2,
