@@ -574,6 +574,15 @@ public struct PipelineConfig: Sendable, Equatable {
     /// `defocusedDiscRoundness`): a wider rise has no plateau inside, a speck smaller than
     /// its blur.
     public var defocusedDiscMaxEdgeWidth: Double = 1.15
+    /// Greyscale images: a candidate called dead (a dark disc: no hue tells dye from dust)
+    /// whose half-contrast edge (`DiscEdge`) lies closer than this fraction of `minRadiusPx`
+    /// is a dark speck blurred to a cell's size, and is dropped. Blur leaves a disc's
+    /// half-contrast edge where the disc's was, and moves the gradient-weighted boundary
+    /// (`minEdgeRadiusFraction`) outwards. (Twenty-seventh session: `cellqa synth` main 13 false
+    /// detections fewer, the fourth generator's three draws 13, 12 and 15 fewer for one cell;
+    /// no other generator draws greyscale views. Off in the ldc-maxkudi folder config, where
+    /// it took 10 of its real dead cells.) 0 = off.
+    public var greyDiscMinRadius: Double = 0.9
 
     // MARK: nms / count
     /// Two detections overlapping by more than this circle IoU are one cell.

@@ -123,6 +123,7 @@ enum ConfigKey {
             .integer("haloMinOpenSectors", \.haloMinOpenSectors, 1...16),
             .number("defocusedDiscRoundness", \.defocusedDiscRoundness, 0...1),
             .number("defocusedDiscMinRadius", \.defocusedDiscMinRadius, 0...10),
+            .number("greyDiscMinRadius", \.greyDiscMinRadius, 0...10),
             .number("defocusedDiscMaxLobes", \.defocusedDiscMaxLobes, 0...10),
             .number("defocusedDiscMaxEdgeWidth", \.defocusedDiscMaxEdgeWidth, 0...10),
             .number("nmsIoU", \.nmsIoU, 0...1),

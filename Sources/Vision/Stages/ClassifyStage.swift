@@ -305,6 +305,14 @@ func debrisVerdict(_ a: CellAppearance, x: Double, y: Double, r: Double, onLine:
     return verdict
 }
 
+/// The debris rule for a candidate called dead in a greyscale image (`greyDiscMinRadius`):
+/// debris when its half-contrast edge lies inside the smallest cell's; nil when the rule is
+/// off or no edge is measured.
+func greyDiscVerdict(x: Double, y: Double, r: Double, in image: Image, config: PipelineConfig) -> DebrisVerdict? {
+    guard config.greyDiscMinRadius > 0, let edge = DiscEdge(image, x: x, y: y, r: r) else { return nil }
+    return DebrisVerdict(debris: edge.radius < config.greyDiscMinRadius * config.minRadiusPx, disc: edge)
+}
+
 /// Stage 5: live/dead call for every candidate; candidates become detections, except dark
 /// unstained debris in colour images (`debrisVerdict`).
 struct ClassifyStage: Stage {
@@ -332,6 +340,7 @@ struct ClassifyStage: Stage {
             let (cls, conf) = classifyCell(a, greyscale: frame.isGreyscale, saturationThreshold: threshold, config: config)
             let judged = !frame.isGreyscale && cls == .live ? lineRelative(a, of: c, in: image) : nil
             let verdict = judged.map { debrisVerdict($0, x: c.x, y: c.y, r: c.r, onLine: c.lineStep != nil, in: image, config: config) }
+                ?? (frame.isGreyscale && cls == .dead ? greyDiscVerdict(x: c.x, y: c.y, r: c.r, in: image, config: config) : nil)
             return (detection: Detection(x: c.x, y: c.y, r: c.r, cellClass: cls, score: c.score, confidence: conf,
                                          coverage: c.coverage, centred: c.centred), judged: judged, verdict: verdict,
                     debris: verdict?.debris ?? false)
