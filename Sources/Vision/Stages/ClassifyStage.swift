@@ -314,7 +314,8 @@ func greyDiscVerdict(x: Double, y: Double, r: Double, in image: Image, config: P
 }
 
 /// Stage 5: live/dead call for every candidate; candidates become detections, except dark
-/// unstained debris in colour images (`debrisVerdict`).
+/// unstained debris in colour images (`debrisVerdict`) and dark specks called dead in
+/// greyscale ones (`greyDiscVerdict`).
 struct ClassifyStage: Stage {
     let name = "classify"
 
@@ -347,7 +348,8 @@ struct ClassifyStage: Stage {
         }
         frame.trace?.record("classify (verdicts)", calls, position: { ($0.detection.x, $0.detection.y, $0.detection.r) }) { call in
             let verdict = call.debris ? "debris" : "\(call.detection.cellClass)"
-            guard let a = call.judged else { return verdict }
+            // A greyscale dead call was judged by its disc's edge alone.
+            guard let a = call.judged else { return verdict + (call.verdict?.disc.map { ", disc edge \(fmt($0.radius)) px" } ?? "") }
             return verdict + ": interior \(fmt(a.interiorContrast)), centre \(fmt(a.centreContrast)), ring \(fmt(a.ringContrast))"
                 + (call.verdict?.halo.map { ", halo \($0) of 16" } ?? "")
                 + (call.verdict?.ringDepth.map { ", ring depth \(fmt($0))" } ?? "")
