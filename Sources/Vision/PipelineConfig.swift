@@ -583,6 +583,18 @@ public struct PipelineConfig: Sendable, Equatable {
     /// no other generator draws greyscale views. Off in the ldc-maxkudi folder config, where
     /// it took 10 of its real dead cells.) 0 = off.
     public var greyDiscMinRadius: Double = 0.9
+    /// Colour images: a candidate called live that the debris rule would judge (dark, no clear
+    /// ring), off the ruling lines, whose hue lies in the blue band with at least this share of
+    /// the image's dead saturation threshold and whose half-contrast edge is a cell's
+    /// (`defocusedDiscMinRadius`) is a dead cell that took up little dye: called dead
+    /// (`isFaintlyStained`), unless it overlaps another detection. (Twenty-eighth session: the
+    /// fourth generator's three draws +42 / +34 / +55 cells for +9 / +16 / +6 false detections,
+    /// live/dead accuracy 0.963 → 0.975; every other set within ±4 cells.) 0 = off.
+    public var faintStainShare: Double = 0.5
+    /// `faintStainShare` is asked only in an image with at least this many cells called dead
+    /// on their stain: a faint stain is read against the dye the image shows (a blank
+    /// control's grey debris takes a blue cast from noise and white balance).
+    public var faintStainMinDeadCells: Int = 3
 
     // MARK: nms / count
     /// Two detections overlapping by more than this circle IoU are one cell.

@@ -30,8 +30,8 @@ struct ClearRingTests {
         #expect(isUnstainedDark(disc, config: config), "\(disc)")
     }
 
-    /// `--explain` shows what the debris rule judged: the disc's verdict names the contrasts
-    /// it was dropped for, and the ring is kept as a live cell.
+    /// `--explain` shows what the debris rule judged: the disc's verdict names its colour and
+    /// the contrasts it was dropped for, and the ring is kept as a live cell.
     @Test func theTraceShowsTheDebrisVerdictAndItsContrasts() throws {
         let image = Self.ringAndDisc(r: 7)
         let pipeline = Pipeline(config: PipelineConfig())
@@ -41,10 +41,11 @@ struct ClearRingTests {
             trace.entries[probe].first { $0.step == "classify (verdicts)" }?.nearest?.note
         }
         let disc = try #require(verdict(1))
-        #expect(disc.hasPrefix("debris: interior -"), "\(disc)")
+        #expect(disc.hasPrefix("debris: hue "), "\(disc)")
+        #expect(disc.contains(", saturation ") && disc.contains(", interior -"), "\(disc)")
         #expect(disc.contains(", centre ") && disc.contains(", ring "), "\(disc)")
         #expect(trace.lostAt(probe: 1) == "classify (debris rule)")
-        #expect(verdict(0)?.hasPrefix("live: interior") == true, "\(verdict(0) ?? "no candidate")")
+        #expect(verdict(0)?.hasPrefix("live: hue ") == true, "\(verdict(0) ?? "no candidate")")
         #expect(result.detections.contains { abs($0.x - 30) < 3 && abs($0.y - 30) < 3 })
         #expect(!result.detections.contains { abs($0.x - 90) < 5 && abs($0.y - 30) < 5 })
     }

@@ -78,7 +78,7 @@ struct DefocusedDiscTests {
         let pipeline = Pipeline(config: PipelineConfig())
         let (result, trace) = try pipeline.explain(image, probes: [.init(x: 30, y: 30)], reach: 3)
         let note = try #require(trace.entries[0].first { $0.step == "classify (verdicts)" }?.nearest?.note)
-        #expect(note.hasPrefix("live: interior -") && note.contains(", disc edge ") && note.contains(", round 1.00"), "\(note)")
+        #expect(note.hasPrefix("live: hue ") && note.contains(", interior -") && note.contains(", disc edge ") && note.contains(", round 1.00"), "\(note)")
         #expect(result.detections.contains { abs($0.x - 30) < 2 && abs($0.y - 30) < 2 && $0.cellClass == .live })
         for x in [90.0, 150, 210, 270] {
             #expect(!result.detections.contains { abs($0.x - x) < 6 && abs($0.y - 30) < 6 }, "x \(x)")

@@ -104,7 +104,7 @@ struct HaloTests {
         let pipeline = Pipeline(config: PipelineConfig())
         let (result, trace) = try pipeline.explain(image, probes: [.init(x: 30, y: 30)], reach: 3)
         let note = try #require(trace.entries[0].first { $0.step == "classify (verdicts)" }?.nearest?.note)
-        #expect(note.hasPrefix("live: interior -") && note.contains(", halo 16 of 16"), "\(note)")
+        #expect(note.hasPrefix("live: hue ") && note.contains(", interior -") && note.contains(", halo 16 of 16"), "\(note)")
         #expect(result.detections.contains { abs($0.x - 30) < 2 && abs($0.y - 30) < 2 && $0.cellClass == .live })
         #expect(!result.detections.contains { abs($0.x - 90) < 4 && abs($0.y - 30) < 4 })
         #expect(!result.detections.contains { abs($0.x - 150) < 4 && abs($0.y - 30) < 4 })

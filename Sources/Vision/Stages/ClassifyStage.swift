@@ -212,6 +212,24 @@ func isDarkWithBrightCentreOnly(_ a: CellAppearance, config: PipelineConfig) -> 
     isDarkWithoutClearRing(a, config: config) && a.centreContrast >= config.refractileContrast
 }
 
+/// `faintStainShare`: whether a candidate called live is a dead cell that took up little dye.
+/// It is dark without a clear ring (`isDarkWithoutClearRing`: debris to the debris rule), off
+/// the ruling lines, its white-balanced hue in the blue band with at least
+/// `faintStainShare` of the image's dead threshold (`saturationThreshold`), and its
+/// half-contrast edge (`DiscEdge`) a cell's (`defocusedDiscMinRadius` of `minRadiusPx`).
+///
+/// Why: uptake varies, and a cell that took up a little dye is as blue as a stained one, only
+/// paler; a dark speck or grey debris is not blue at all. On a line the line's colour and
+/// edges decide the hue and the edge; specks smaller than a cell take a blue cast from noise.
+/// (The stage asks it only in an image with `faintStainMinDeadCells` cells called dead.)
+func isFaintlyStained(_ a: CellAppearance, of c: Candidate, in image: Image, saturationThreshold: Double,
+                      config: PipelineConfig) -> Bool {
+    guard c.lineStep == nil, a.hueDeg >= config.hueMinDeg, a.hueDeg <= config.hueMaxDeg,
+          a.saturation >= config.faintStainShare * saturationThreshold, isDarkWithoutClearRing(a, config: config),
+          let edge = DiscEdge(image, x: c.x, y: c.y, r: c.r) else { return false }
+    return edge.radius >= config.defocusedDiscMinRadius * config.minRadiusPx
+}
+
 /// Darker inside than the background by `debrisDarkContrast` (on) and without a clear ring
 /// (`clearRingContrast`), whatever its centre.
 private func isDarkWithoutClearRing(_ a: CellAppearance, config: PipelineConfig) -> Bool {
@@ -315,7 +333,8 @@ func greyDiscVerdict(x: Double, y: Double, r: Double, in image: Image, config: P
 
 /// Stage 5: live/dead call for every candidate; candidates become detections, except dark
 /// unstained debris in colour images (`debrisVerdict`) and dark specks called dead in
-/// greyscale ones (`greyDiscVerdict`).
+/// greyscale ones (`greyDiscVerdict`). A dark candidate with a faint blue stain is called dead
+/// rather than judged as debris (`isFaintlyStained`).
 struct ClassifyStage: Stage {
     let name = "classify"
 
@@ -335,22 +354,41 @@ struct ClassifyStage: Stage {
                 threshold = min(max(config.minDeadSaturation, Double(bin + 1) / 64), 2 * config.minDeadSaturation)
             }
         }
+        let firstCalls = appearances.map {
+            classifyCell($0, greyscale: frame.isGreyscale, saturationThreshold: threshold, config: config)
+        }
+        let faintStainAsked = !frame.isGreyscale && config.faintStainShare > 0
+            && firstCalls.count(where: { $0.0 == .dead }) >= config.faintStainMinDeadCells
         // Per candidate: its call, the appearance the debris rule judged and its verdict (nil:
-        // not judged).
-        let calls = zip(frame.candidates, appearances).map { c, a in
-            let (cls, conf) = classifyCell(a, greyscale: frame.isGreyscale, saturationThreshold: threshold, config: config)
+        // not judged), and whether it was called dead on a faint stain.
+        var calls = zip(frame.candidates, zip(appearances, firstCalls)).map { c, measured in
+            let (a, (firstClass, firstConfidence)) = measured
+            let faint = faintStainAsked && firstClass == .live
+                && isFaintlyStained(a, of: c, in: image, saturationThreshold: threshold, config: config)
+            let (cls, conf) = faint ? (CellClass.dead, 0.5) : (firstClass, firstConfidence)
             let judged = !frame.isGreyscale && cls == .live ? lineRelative(a, of: c, in: image) : nil
             let verdict = judged.map { debrisVerdict($0, x: c.x, y: c.y, r: c.r, onLine: c.lineStep != nil, in: image, config: config) }
                 ?? (frame.isGreyscale && cls == .dead ? greyDiscVerdict(x: c.x, y: c.y, r: c.r, in: image, config: config) : nil)
             return (detection: Detection(x: c.x, y: c.y, r: c.r, cellClass: cls, score: c.score, confidence: conf,
                                          coverage: c.coverage, centred: c.centred), judged: judged, verdict: verdict,
-                    debris: verdict?.debris ?? false)
+                    debris: verdict?.debris ?? false, faint: faint)
+        }
+        // A faint stain called dead would take a detection's place where it overlaps one (a
+        // spot between two cells that reads bluish): it gives way before duplicate suppression.
+        if calls.contains(where: \.faint) {
+            let rule = OverlapRule(maxIoU: config.nmsIoU, minCentreDistance: config.nmsMinCentreDistance)
+            let others = calls.filter { !$0.debris && !$0.faint }.map(\.detection)
+            for i in calls.indices where calls[i].faint && others.contains(where: { rule.conflict(calls[i].detection, $0) }) {
+                calls[i].debris = true
+            }
         }
         frame.trace?.record("classify (verdicts)", calls, position: { ($0.detection.x, $0.detection.y, $0.detection.r) }) { call in
             let verdict = call.debris ? "debris" : "\(call.detection.cellClass)"
+            if call.faint { return verdict + (call.debris ? ": a faint stain overlapping a detection" : " on a faint stain") }
             // A greyscale dead call was judged by its disc's edge alone.
             guard let a = call.judged else { return verdict + (call.verdict?.disc.map { ", disc edge \(fmt($0.radius)) px" } ?? "") }
-            return verdict + ": interior \(fmt(a.interiorContrast)), centre \(fmt(a.centreContrast)), ring \(fmt(a.ringContrast))"
+            return verdict + ": hue \(Int(a.hueDeg.rounded())), saturation \(fmt(a.saturation)) of \(fmt(threshold))"
+                + ", interior \(fmt(a.interiorContrast)), centre \(fmt(a.centreContrast)), ring \(fmt(a.ringContrast))"
                 + (call.verdict?.halo.map { ", halo \($0) of 16" } ?? "")
                 + (call.verdict?.ringDepth.map { ", ring depth \(fmt($0))" } ?? "")
                 + (call.verdict?.disc.map {

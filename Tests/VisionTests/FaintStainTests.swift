@@ -1,0 +1,88 @@
+import Fixtures
+import Foundation
+import Imaging
+import Testing
+@testable import Vision
+
+/// `faintStainShare`: a dead cell that took up little dye is as blue as a stained one, only
+/// paler; below the image's dead threshold it was called live and then dropped by the debris
+/// rule as a dark unstained blob. Grey debris, specks smaller than a cell and candidates on
+/// the ruling lines stay as they were.
+@Suite("A dark disc with a faint blue stain is a dead cell, not debris")
+struct FaintStainTests {
+    /// A 120 x 120 canvas with a disc of `radius` px at (60, 60) multiplied by `factor`, blurred
+    /// by `sigma`.
+    static func disc(radius: Double, factor: (Double, Double, Double), sigma: Double = 1) -> Image {
+        var canvas = Canvas(width: 120, height: 120, background: (0.75, 0.74, 0.72))
+        canvas.annulus(x: 60, y: 60, outer: radius, factor: factor)
+        canvas.blur(sigma: sigma)
+        return canvas.image(noise: 0.005)
+    }
+
+    /// Pale blue: white-balanced saturation about 0.08, below the 0.12 dead threshold.
+    static let paleBlue = (0.70, 0.71, 0.73)
+    static let grey = (0.72, 0.72, 0.72)
+
+    static func judge(_ image: Image, r: Double = 7, onLine: Bool = false) -> (CellAppearance, Bool) {
+        var c = Candidate(x: 60, y: 60, r: r, score: 1, contrast: 0.2)
+        if onLine { c.lineStep = PixelStep(dx: 1, dy: 0) }
+        let a = measureAppearance(image, x: 60, y: 60, r: r)
+        return (a, isFaintlyStained(a, of: c, in: image, saturationThreshold: 0.12, config: PipelineConfig()))
+    }
+
+    @Test func aPaleBlueDiscIsFaintlyStainedAndGreyOrSmallOrOnALineIsNot() {
+        let (pale, faint) = Self.judge(Self.disc(radius: 7, factor: Self.paleBlue))
+        #expect(classifyCell(pale, greyscale: false, saturationThreshold: 0.12, config: PipelineConfig()).0 == .live,
+                "the case needs a stain too faint for the dead threshold: \(pale)")
+        #expect(faint, "\(pale)")
+        let (grey, greyFaint) = Self.judge(Self.disc(radius: 7, factor: Self.grey))
+        #expect(!greyFaint, "\(grey)")
+        // A pale blue speck blurred to a cell's size, judged at the smallest cell's radius.
+        let (_, speckFaint) = Self.judge(Self.disc(radius: 2.5, factor: (0.4, 0.45, 0.55), sigma: 2), r: 5)
+        #expect(!speckFaint)
+        #expect(!Self.judge(Self.disc(radius: 7, factor: Self.paleBlue), onLine: true).1)
+    }
+
+    /// A `hard` view of the fourth generator (blurred, JPEG q60, a greenish cast) with 95
+    /// labelled dead cells, many of them pale: without the rule 16 of them are dropped as
+    /// debris. With it each detection it adds lies on a labelled dead cell, and every cell
+    /// found without it is still found.
+    @Test func thePaleDeadCellsOfABlurredViewAreFoundAndCalledDead() throws {
+        let (with, without) = try detectionsWithAndWithout("Tests/Images/faint-dead-cells.jpg") {
+            $0.faintStainShare = 0
+        }
+        let label = try Label.load(path: repositoryRoot + "/Tests/Images/faint-dead-cells.json")
+        func cell(of d: Detection) -> LabelledCell? {
+            label.cells.first { c in
+                let reach = 0.5 * (c.r ?? 10)
+                return (d.x - c.x) * (d.x - c.x) + (d.y - c.y) * (d.y - c.y) <= reach * reach
+            }
+        }
+        let added = with.filter { d in !without.contains { isNear($0, d.x, d.y, within: 2) } }
+        #expect(added.count >= 14, "the pale cells are no longer dropped without the rule: the case no longer arises")
+        for d in added {
+            #expect(cell(of: d)?.label == .dead && d.cellClass == .dead, "added at (\(d.x), \(d.y))")
+        }
+        let foundWithout = Set(without.compactMap { cell(of: $0) }.map { "\($0.x),\($0.y)" })
+        let foundWith = Set(with.compactMap { cell(of: $0) }.map { "\($0.x),\($0.y)" })
+        #expect(foundWithout.isSubset(of: foundWith))
+    }
+
+    /// A blank control's grey debris takes a blue cast from noise: with no cell called dead
+    /// on its stain, the rule is not asked.
+    @Test func anImageWithoutStainedCellsIsNotAsked() throws {
+        let (with, without) = try detectionsWithAndWithout("Tests/Images/faint-dead-cells.jpg") {
+            $0.faintStainMinDeadCells = 10_000
+        }
+        let (_, off) = try detectionsWithAndWithout("Tests/Images/faint-dead-cells.jpg") { $0.faintStainShare = 0 }
+        #expect(with.count > without.count)
+        #expect(without == off)
+    }
+
+    @Test func theFaintStainSettingsAreConfigurationKeys() throws {
+        try expectConfigurationKey("faintStainShare", off: "0", reads: 0.0, through: \.faintStainShare,
+                                   defaultText: "0.5", invalid: "1.5")
+        try expectConfigurationKey("faintStainMinDeadCells", off: "0", reads: 0, through: \.faintStainMinDeadCells,
+                                   defaultText: "3", invalid: "-1")
+    }
+}
