@@ -212,22 +212,38 @@ func isDarkWithBrightCentreOnly(_ a: CellAppearance, config: PipelineConfig) -> 
     isDarkWithoutClearRing(a, config: config) && a.centreContrast >= config.refractileContrast
 }
 
-/// `faintStainShare`: whether a candidate called live is a dead cell that took up little dye.
-/// It is dark without a clear ring (`isDarkWithoutClearRing`: debris to the debris rule), off
-/// the ruling lines, its white-balanced hue in the blue band with at least
-/// `faintStainShare` of the image's dead threshold (`saturationThreshold`), and its
-/// half-contrast edge (`DiscEdge`) a cell's (`defocusedDiscMinRadius` of `minRadiusPx`).
+/// What a faint blue stain makes of a candidate called live (`faintStain`).
+enum FaintStain: Equatable {
+    /// Dark without a clear ring, a cell's size: the debris rule would have judged it.
+    case darkDisc
+    /// Darker than the background without a bright refractile centre, and not a candidate
+    /// for the debris rule: only its call changes.
+    case paleCell
+}
+
+/// `faintStainShare`: whether a candidate called live is a dead cell that took up little
+/// dye, and which kind (nil: it is not). Off the ruling lines, its white-balanced hue in the
+/// blue band with at least `faintStainShare` of the image's dead threshold
+/// (`saturationThreshold`), and either dark without a clear ring (`isDarkWithoutClearRing`,
+/// debris to the debris rule) with its half-contrast edge (`DiscEdge`) a cell's
+/// (`defocusedDiscMinRadius` of `minRadiusPx`), or darker than the background without a
+/// refractile centre (`refractileContrast`).
 ///
 /// Why: uptake varies, and a cell that took up a little dye is as blue as a stained one, only
-/// paler; a dark speck or grey debris is not blue at all. On a line the line's colour and
-/// edges decide the hue and the edge; specks smaller than a cell take a blue cast from noise.
-/// (The stage asks it only in an image with `faintStainMinDeadCells` cells called dead.)
-func isFaintlyStained(_ a: CellAppearance, of c: Candidate, in image: Image, saturationThreshold: Double,
-                      config: PipelineConfig) -> Bool {
+/// paler; a dark speck or grey debris is not blue at all, and a live cell is clear with a
+/// bright centre. On a line the line's colour and edges decide the hue and the edge; specks
+/// smaller than a cell take a blue cast from noise. (The stage asks it only in an image with
+/// `faintStainMinDeadCells` cells called dead.)
+func faintStain(_ a: CellAppearance, of c: Candidate, in image: Image, saturationThreshold: Double,
+                config: PipelineConfig) -> FaintStain? {
     guard c.lineStep == nil, a.hueDeg >= config.hueMinDeg, a.hueDeg <= config.hueMaxDeg,
-          a.saturation >= config.faintStainShare * saturationThreshold, isDarkWithoutClearRing(a, config: config),
-          let edge = DiscEdge(image, x: c.x, y: c.y, r: c.r) else { return false }
-    return edge.radius >= config.defocusedDiscMinRadius * config.minRadiusPx
+          a.saturation >= config.faintStainShare * saturationThreshold else { return nil }
+    guard isDarkWithoutClearRing(a, config: config) else {
+        return a.interiorContrast < 0 && a.centreContrast < config.refractileContrast ? .paleCell : nil
+    }
+    guard let edge = DiscEdge(image, x: c.x, y: c.y, r: c.r),
+          edge.radius >= config.defocusedDiscMinRadius * config.minRadiusPx else { return nil }
+    return .darkDisc
 }
 
 /// Darker inside than the background by `debrisDarkContrast` (on) and without a clear ring
@@ -334,7 +350,8 @@ func greyDiscVerdict(x: Double, y: Double, r: Double, in image: Image, config: P
 /// Stage 5: live/dead call for every candidate; candidates become detections, except dark
 /// unstained debris in colour images (`debrisVerdict`) and dark specks called dead in
 /// greyscale ones (`greyDiscVerdict`). A dark candidate with a faint blue stain is called dead
-/// rather than judged as debris (`isFaintlyStained`).
+/// rather than judged as debris, and a pale one darker than the background without a refractile
+/// centre is called dead rather than live (`faintStain`).
 struct ClassifyStage: Stage {
     let name = "classify"
 
@@ -360,12 +377,12 @@ struct ClassifyStage: Stage {
         let faintStainAsked = !frame.isGreyscale && config.faintStainShare > 0
             && firstCalls.count(where: { $0.0 == .dead }) >= config.faintStainMinDeadCells
         // Per candidate: its call, the appearance the debris rule judged and its verdict (nil:
-        // not judged), and whether it was called dead on a faint stain.
+        // not judged), and what a faint stain made of it (`faintStain`).
         var calls = zip(frame.candidates, zip(appearances, firstCalls)).map { c, measured in
             let (a, (firstClass, firstConfidence)) = measured
             let faint = faintStainAsked && firstClass == .live
-                && isFaintlyStained(a, of: c, in: image, saturationThreshold: threshold, config: config)
-            let (cls, conf) = faint ? (CellClass.dead, 0.5) : (firstClass, firstConfidence)
+                ? faintStain(a, of: c, in: image, saturationThreshold: threshold, config: config) : nil
+            let (cls, conf) = faint != nil ? (CellClass.dead, 0.5) : (firstClass, firstConfidence)
             let judged = !frame.isGreyscale && cls == .live ? lineRelative(a, of: c, in: image) : nil
             let verdict = judged.map { debrisVerdict($0, x: c.x, y: c.y, r: c.r, onLine: c.lineStep != nil, in: image, config: config) }
                 ?? (frame.isGreyscale && cls == .dead ? greyDiscVerdict(x: c.x, y: c.y, r: c.r, in: image, config: config) : nil)
@@ -373,18 +390,20 @@ struct ClassifyStage: Stage {
                                          coverage: c.coverage, centred: c.centred), judged: judged, verdict: verdict,
                     debris: verdict?.debris ?? false, faint: faint)
         }
-        // A faint stain called dead would take a detection's place where it overlaps one (a
-        // spot between two cells that reads bluish): it gives way before duplicate suppression.
-        if calls.contains(where: \.faint) {
+        // A dark disc the faint stain kept from the debris rule would take a detection's place
+        // where it overlaps one (a spot between two cells that reads bluish): it gives way
+        // before duplicate suppression.
+        if calls.contains(where: { $0.faint == .darkDisc }) {
             let rule = OverlapRule(maxIoU: config.nmsIoU, minCentreDistance: config.nmsMinCentreDistance)
-            let others = calls.filter { !$0.debris && !$0.faint }.map(\.detection)
-            for i in calls.indices where calls[i].faint && others.contains(where: { rule.conflict(calls[i].detection, $0) }) {
+            let others = calls.filter { !$0.debris && $0.faint != .darkDisc }.map(\.detection)
+            for i in calls.indices where calls[i].faint == .darkDisc
+                && others.contains(where: { rule.conflict(calls[i].detection, $0) }) {
                 calls[i].debris = true
             }
         }
         frame.trace?.record("classify (verdicts)", calls, position: { ($0.detection.x, $0.detection.y, $0.detection.r) }) { call in
             let verdict = call.debris ? "debris" : "\(call.detection.cellClass)"
-            if call.faint { return verdict + (call.debris ? ": a faint stain overlapping a detection" : " on a faint stain") }
+            if call.faint != nil { return verdict + (call.debris ? ": a faint stain overlapping a detection" : " on a faint stain") }
             // A greyscale dead call was judged by its disc's edge alone.
             guard let a = call.judged else { return verdict + (call.verdict?.disc.map { ", disc edge \(fmt($0.radius)) px" } ?? "") }
             return verdict + ": hue \(Int(a.hueDeg.rounded())), saturation \(fmt(a.saturation)) of \(fmt(threshold))"
