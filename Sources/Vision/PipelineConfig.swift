@@ -591,7 +591,8 @@ public struct PipelineConfig: Sendable, Equatable {
     /// or darker than the background without a refractile centre, called dead. (Twenty-eighth
     /// session: the fourth generator's three draws +42 / +34 / +55 cells for +9 / +16 / +6
     /// false detections, live/dead accuracy 0.963 / 0.967 / 0.970 → 0.984 / 0.980 / 0.991;
-    /// every other set within ±11 cells.) 0 = off.
+    /// the seven independent draws +30 cells, +12 false detections; every other set within 2
+    /// cells and 3 false detections, no blank control changed.) 0 = off.
     public var faintStainShare: Double = 0.5
     /// `faintStainShare` is asked only in an image with at least this many cells called dead
     /// on their stain: a faint stain is read against the dye the image shows (a blank

@@ -97,6 +97,14 @@ struct FaintStainTests {
         #expect(!with.contains { cell(of: $0)?.label == .live && $0.cellClass == .dead })
     }
 
+    /// `--explain` names the call and the stain it was made on.
+    @Test func theTraceSaysDeadOnAFaintStain() throws {
+        let image = try Image.decode(file: repositoryRoot + "/Tests/Images/faint-dead-cells.jpg")
+        let (_, trace) = try Pipeline(config: PipelineConfig()).explain(image, probes: [.init(x: 229.0, y: 39.1)], reach: 3)
+        let note = try #require(trace.entries[0].first { $0.step == "classify (verdicts)" }?.nearest?.note)
+        #expect(note.hasPrefix("dead on a faint stain: hue ") && note.contains(", saturation "), "\(note)")
+    }
+
     /// A blank control's grey debris takes a blue cast from noise: with no cell called dead
     /// on its stain, the rule is not asked.
     @Test func anImageWithoutStainedCellsIsNotAsked() throws {

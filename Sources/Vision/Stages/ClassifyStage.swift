@@ -388,7 +388,7 @@ struct ClassifyStage: Stage {
                 ?? (frame.isGreyscale && cls == .dead ? greyDiscVerdict(x: c.x, y: c.y, r: c.r, in: image, config: config) : nil)
             return (detection: Detection(x: c.x, y: c.y, r: c.r, cellClass: cls, score: c.score, confidence: conf,
                                          coverage: c.coverage, centred: c.centred), judged: judged, verdict: verdict,
-                    debris: verdict?.debris ?? false, faint: faint)
+                    debris: verdict?.debris ?? false, faint: faint, measured: a)
         }
         // A dark disc the faint stain kept from the debris rule would take a detection's place
         // where it overlaps one (a spot between two cells that reads bluish): it gives way
@@ -403,7 +403,10 @@ struct ClassifyStage: Stage {
         }
         frame.trace?.record("classify (verdicts)", calls, position: { ($0.detection.x, $0.detection.y, $0.detection.r) }) { call in
             let verdict = call.debris ? "debris" : "\(call.detection.cellClass)"
-            if call.faint != nil { return verdict + (call.debris ? ": a faint stain overlapping a detection" : " on a faint stain") }
+            if call.faint != nil {
+                let stain = "hue \(Int(call.measured.hueDeg.rounded())), saturation \(fmt(call.measured.saturation)) of \(fmt(threshold))"
+                return call.debris ? "debris: a faint stain (\(stain)) overlapping a detection" : "dead on a faint stain: \(stain)"
+            }
             // A greyscale dead call was judged by its disc's edge alone.
             guard let a = call.judged else { return verdict + (call.verdict?.disc.map { ", disc edge \(fmt($0.radius)) px" } ?? "") }
             return verdict + ": hue \(Int(a.hueDeg.rounded())), saturation \(fmt(a.saturation)) of \(fmt(threshold))"
