@@ -32,6 +32,10 @@ public struct Candidate: Sendable, Equatable {
     var votedAlongLine = false
     /// Its rays agree on one rim circle, or it is stained (`PipelineConfig.nmsCentredFirst`).
     var centred = false
+    /// Its centre lies on a ruling line of the line map (`crossingLineContrast`): set by the
+    /// candidates stage for the classify stage, whose colour rules read a line's colour there
+    /// (`faintStain`).
+    var onRulingLine = false
     public init(x: Double, y: Double, r: Double, score: Double, contrast: Double, coverage: Double = 0,
                 seeded: Bool = false, brightSpot: Bool = false) {
         self.brightSpot = brightSpot

@@ -583,16 +583,16 @@ public struct PipelineConfig: Sendable, Equatable {
     /// no other generator draws greyscale views. Off in the ldc-maxkudi folder config, where
     /// it took 10 of its real dead cells.) 0 = off.
     public var greyDiscMinRadius: Double = 0.9
-    /// Colour images: a candidate called live, off the ruling lines, whose hue lies in the blue
-    /// band with at least this share of the image's dead saturation threshold is a dead cell
-    /// that took up little dye (`faintStain`) when it is either a disc the debris rule would
-    /// judge (dark, no clear ring) whose half-contrast edge is a cell's
-    /// (`defocusedDiscMinRadius`), kept and called dead unless it overlaps another detection,
-    /// or darker than the background without a refractile centre, called dead. (Twenty-eighth
-    /// session: the fourth generator's three draws +42 / +34 / +55 cells for +9 / +16 / +6
-    /// false detections, live/dead accuracy 0.963 / 0.967 / 0.970 → 0.984 / 0.980 / 0.991;
-    /// the seven independent draws +30 cells, +12 false detections; every other set within 2
-    /// cells and 3 false detections, no blank control changed.) 0 = off.
+    /// Colour images: a candidate called live, off the ruling lines (`Candidate.onRulingLine`),
+    /// whose hue lies in the blue band with at least this share of the image's dead saturation
+    /// threshold is a dead cell that took up little dye (`faintStain`) when it is either a
+    /// disc the debris rule would judge (dark, no clear ring) whose half-contrast edge is a
+    /// cell's (`defocusedDiscMinRadius`), kept and called dead unless it overlaps another
+    /// detection, or darker than the background without a refractile centre, called dead.
+    /// (Twenty-eighth session: the fourth generator's three draws +42 / +34 / +55 cells for
+    /// +9 / +16 / +6 false detections, live/dead accuracy 0.963 / 0.967 / 0.970 → 0.984 /
+    /// 0.979 / 0.991; the seven independent draws +28 cells, +6 false detections; every other
+    /// set within 2 cells and 2 false detections, no blank control changed.) 0 = off.
     public var faintStainShare: Double = 0.5
     /// `faintStainShare` is asked only in an image with at least this many cells called dead
     /// on their stain: a faint stain is read against the dye the image shows (a blank

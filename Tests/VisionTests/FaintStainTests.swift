@@ -23,9 +23,11 @@ struct FaintStainTests {
     static let paleBlue = (0.70, 0.71, 0.73)
     static let grey = (0.72, 0.72, 0.72)
 
-    static func judge(_ image: Image, r: Double = 7, onLine: Bool = false) -> (CellAppearance, FaintStain?) {
+    static func judge(_ image: Image, r: Double = 7, onLine: Bool = false, onLineMap: Bool = false)
+        -> (CellAppearance, FaintStain?) {
         var c = Candidate(x: 60, y: 60, r: r, score: 1, contrast: 0.2)
         if onLine { c.lineStep = PixelStep(dx: 1, dy: 0) }
+        c.onRulingLine = onLineMap
         let a = measureAppearance(image, x: 60, y: 60, r: r)
         return (a, faintStain(a, of: c, in: image, saturationThreshold: 0.12, config: PipelineConfig()))
     }
@@ -45,6 +47,7 @@ struct FaintStainTests {
         let (_, speckFaint) = Self.judge(Self.disc(radius: 2.5, factor: (0.4, 0.45, 0.55), sigma: 2), r: 5)
         #expect(speckFaint == nil)
         #expect(Self.judge(Self.disc(radius: 7, factor: Self.paleBlue), onLine: true).1 == nil)
+        #expect(Self.judge(Self.disc(radius: 7, factor: Self.paleBlue), onLineMap: true).1 == nil)
     }
 
     /// A pale blue cell inside a darker rim (a clear ring: the debris rule keeps it) is dead;

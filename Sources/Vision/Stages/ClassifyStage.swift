@@ -222,21 +222,22 @@ enum FaintStain: Equatable {
 }
 
 /// `faintStainShare`: whether a candidate called live is a dead cell that took up little
-/// dye, and which kind (nil: it is not). Off the ruling lines, its white-balanced hue in the
-/// blue band with at least `faintStainShare` of the image's dead threshold
-/// (`saturationThreshold`), and either dark without a clear ring (`isDarkWithoutClearRing`,
-/// debris to the debris rule) with its half-contrast edge (`DiscEdge`) a cell's
-/// (`defocusedDiscMinRadius` of `minRadiusPx`), or darker than the background without a
-/// refractile centre (`refractileContrast`).
+/// dye, and which kind (nil: it is not). Off the ruling lines (`Candidate.onRulingLine`, no
+/// `lineStep`), its white-balanced hue in the blue band with at least `faintStainShare` of
+/// the image's dead threshold (`saturationThreshold`), and either dark without a clear ring
+/// (`isDarkWithoutClearRing`, debris to the debris rule) with its half-contrast edge
+/// (`DiscEdge`) a cell's (`defocusedDiscMinRadius` of `minRadiusPx`), or darker than the
+/// background without a refractile centre (`refractileContrast`).
 ///
 /// Why: uptake varies, and a cell that took up a little dye is as blue as a stained one, only
 /// paler; a dark speck or grey debris is not blue at all, and a live cell is clear with a
-/// bright centre. On a line the line's colour and edges decide the hue and the edge; specks
-/// smaller than a cell take a blue cast from noise. (The stage asks it only in an image with
+/// bright centre. On a line the line's colour and edges decide the hue and the edge (a steep
+/// tone curve tints heavy crossings blue); specks smaller than a cell take a blue cast from
+/// noise. (The stage asks it only in an image with
 /// `faintStainMinDeadCells` cells called dead.)
 func faintStain(_ a: CellAppearance, of c: Candidate, in image: Image, saturationThreshold: Double,
                 config: PipelineConfig) -> FaintStain? {
-    guard c.lineStep == nil, a.hueDeg >= config.hueMinDeg, a.hueDeg <= config.hueMaxDeg,
+    guard c.lineStep == nil, !c.onRulingLine, a.hueDeg >= config.hueMinDeg, a.hueDeg <= config.hueMaxDeg,
           a.saturation >= config.faintStainShare * saturationThreshold else { return nil }
     guard isDarkWithoutClearRing(a, config: config) else {
         return a.interiorContrast < 0 && a.centreContrast < config.refractileContrast ? .paleCell : nil

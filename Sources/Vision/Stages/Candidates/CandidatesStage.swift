@@ -93,6 +93,7 @@ struct CandidatesStage: Stage {
             found = copies.kept
             frame.trace?.record("ruling copies", found, position: { ($0.x, $0.y, $0.r) })
         }
+        for i in found.indices { found[i].onRulingLine = maps.isOnLine(maps.toWorking(found[i])) }
         frame.candidates = found
     }
 }
