@@ -397,20 +397,23 @@ struct ClassifyStage: Stage {
         if calls.contains(where: { $0.faint == .darkDisc }) {
             let rule = OverlapRule(maxIoU: config.nmsIoU, minCentreDistance: config.nmsMinCentreDistance)
             let others = calls.filter { !$0.debris && $0.faint != .darkDisc }.map(\.detection)
+            var grid = NeighbourGrid(largestRadius: calls.map(\.detection.r).max() ?? 1)
+            for (j, d) in others.enumerated() { grid.insert(j, d) }
             for i in calls.indices where calls[i].faint == .darkDisc
-                && others.contains(where: { rule.conflict(calls[i].detection, $0) }) {
+                && grid.contains(near: calls[i].detection, where: { rule.conflict(calls[i].detection, others[$0]) }) {
                 calls[i].debris = true
             }
         }
         frame.trace?.record("classify (verdicts)", calls, position: { ($0.detection.x, $0.detection.y, $0.detection.r) }) { call in
             let verdict = call.debris ? "debris" : "\(call.detection.cellClass)"
+            // (The line-relative appearance the debris rule judged keeps the measured colour.)
+            let colour = "hue \(Int(call.measured.hueDeg.rounded())), saturation \(fmt(call.measured.saturation)) of \(fmt(threshold))"
             if call.faint != nil {
-                let stain = "hue \(Int(call.measured.hueDeg.rounded())), saturation \(fmt(call.measured.saturation)) of \(fmt(threshold))"
-                return call.debris ? "debris: a faint stain (\(stain)) overlapping a detection" : "dead on a faint stain: \(stain)"
+                return call.debris ? "debris: a faint stain (\(colour)) overlapping a detection" : "dead on a faint stain: \(colour)"
             }
             // A greyscale dead call was judged by its disc's edge alone.
             guard let a = call.judged else { return verdict + (call.verdict?.disc.map { ", disc edge \(fmt($0.radius)) px" } ?? "") }
-            return verdict + ": hue \(Int(a.hueDeg.rounded())), saturation \(fmt(a.saturation)) of \(fmt(threshold))"
+            return verdict + ": \(colour)"
                 + ", interior \(fmt(a.interiorContrast)), centre \(fmt(a.centreContrast)), ring \(fmt(a.ringContrast))"
                 + (call.verdict?.halo.map { ", halo \($0) of 16" } ?? "")
                 + (call.verdict?.ringDepth.map { ", ring depth \(fmt($0))" } ?? "")
