@@ -461,6 +461,15 @@ public struct PipelineConfig: Sendable, Equatable {
     /// draws: +43 cells, no false detection more, each draw up; 4 sectors +47, agreement 0.8125
     /// +45 / +1, circles up to 1.4 radii +44: the same within one or two.)
     public var roundRimShortfall: Int = 3
+    /// A stained candidate that fails the boundary test with its stain-map boundary in at
+    /// least this share of the 16 sectors is tested again beside the candidates that passed:
+    /// the sectors facing a touching stained neighbour into which its stain runs on count as
+    /// boundary (`StainEvidence.clumpCoverage`). Dead cells in a clump of dead cells meet
+    /// without a boundary between them. 0 = off. (Twenty-ninth session: the seven independent
+    /// draws +115 cells, +27 false detections, none down; the third and fourth generators'
+    /// six draws +8 / +8, Goldens +1, cellqa synth +7, q60 +2, real folders unchanged; asked
+    /// beside every candidate rather than those that passed, +148 / +45 with two draws down.)
+    public var stainClumpCoverage: Double = 0.3125
     /// Candidates are tested and vote at a radius of at least this fraction of the smallest
     /// cell radius (0 ... 1).
     public var candidateRadiusFloor: Double = 1

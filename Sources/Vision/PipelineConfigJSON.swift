@@ -102,6 +102,7 @@ enum ConfigKey {
             .integer("fineRimDarkSectors", \.fineRimDarkSectors, 0...16),
             .number("fineRimRingDepth", \.fineRimRingDepth, 0...10),
             .integer("roundRimShortfall", \.roundRimShortfall, 0...16),
+            .number("stainClumpCoverage", \.stainClumpCoverage, 0...1),
             .number("candidateRadiusFloor", \.candidateRadiusFloor, 0...1),
             .number("minCircularity", \.minCircularity, 0...1),
             .number("minSolidity", \.minSolidity, 0...1),

@@ -18,16 +18,17 @@ import Foundation
 ///   (the boundary radius; a debris speck's is far below a cell's) and the share of facing
 ///   boundary pixels whose gradient lies within 10 degrees of a grid normal (a cell's boundary
 ///   turns through every direction, about 22% of it near the four normals; the inside of a
-///   small ruling square faces its centre only from its four sides, close to 100%).
+///   small ruling square faces its centre only from its four sides, close to 100%); and which
+///   sectors hold such a pixel (`sectors` flags from angle 0 on, empty when nothing was measured).
 public func radialEdgeCoverage(_ plane: Plane, x: Double, y: Double, r: Double, threshold: Float,
                                sectors: Int = 16, gridNormals: [Double] = [])
-    -> (coverage: Double, edgeRadius: Double, gridAligned: Double) {
+    -> (coverage: Double, edgeRadius: Double, gridAligned: Double, sectorHits: [Bool]) {
     let w = plane.width, h = plane.height
-    guard w >= 3, h >= 3, r > 0, sectors > 0 else { return (0, 0, 0) }
+    guard w >= 3, h >= 3, r > 0, sectors > 0 else { return (0, 0, 0, []) }
     let inner = 0.3 * r, outer = 1.6 * r
     let x0 = max(1, Int((x - outer).rounded(.down))), x1 = min(w - 2, Int((x + outer).rounded(.up)))
     let y0 = max(1, Int((y - outer).rounded(.down))), y1 = min(h - 2, Int((y + outer).rounded(.up)))
-    guard x0 <= x1, y0 <= y1 else { return (0, 0, 0) }
+    guard x0 <= x1, y0 <= y1 else { return (0, 0, 0, []) }
     var hit = [Bool](repeating: false, count: sectors)
     var distances: [Float] = []
     var aligned = 0, facing = 0
@@ -85,7 +86,7 @@ public func radialEdgeCoverage(_ plane: Plane, x: Double, y: Double, r: Double, 
         d.count <= rankSelectLimit ? selectKthByRank(d, d.count / 2) : selectKth(d, d.count / 2)
     })
     return (Double(hit.filter { $0 }.count) / Double(sectors), edgeRadius,
-            facing > 0 ? Double(aligned) / Double(facing) : 0)
+            facing > 0 ? Double(aligned) / Double(facing) : 0, hit)
 }
 
 /// The angular sector of a direction, `min(sectors - 1, Int(a / 2 pi * sectors))` with `a` its

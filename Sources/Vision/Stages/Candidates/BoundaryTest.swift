@@ -141,16 +141,17 @@ struct BoundaryTest {
     /// the detector put it, when voting ran. The vote can leave a candidate off its cell, where
     /// the rim faces it from too few sectors: one that fails is tested once more at the centre
     /// its rim draws (`rimCentringRetest`), the rim circle measured once for both tests, and
-    /// then where the detector put it (`unvotedRetest`).
-    func test(_ voted: Candidate, detected: Candidate?) -> (Candidate?, BoundaryVerdict) {
+    /// then where the detector put it (`unvotedRetest`). `clumpedWith`: the candidates that
+    /// passed on their own, for a stained candidate in a clump (`stainClumpCoverage`).
+    func test(_ voted: Candidate, detected: Candidate?, clumpedWith: [Candidate]? = nil) -> (Candidate?, BoundaryVerdict) {
         var circle: RimCircle?? = nil
-        let first = testOnce(voted, detected: detected, circle: &circle)
+        let first = testOnce(voted, detected: detected, clumpedWith: clumpedWith, circle: &circle)
         guard first.0 == nil else { return first }
         if config.rimCentringAgreement > 0, config.rimCentringRetest {
             let at = maps.toImage(voted)
             if let moved = maps.rimCentre(of: at, circle: circle ?? RimCircle(maps.image, x: at.x, y: at.y, r: at.r)) {
                 var unused: RimCircle?? = nil
-                let again = testOnce(maps.toWorking(moved), detected: detected, circle: &unused)
+                let again = testOnce(maps.toWorking(moved), detected: detected, clumpedWith: clumpedWith, circle: &unused)
                 if again.0 != nil { return again }
             }
         }
@@ -164,7 +165,7 @@ struct BoundaryTest {
                 let there = evidence(detected, roundRimAllowed: false)
                 if there.passes && there.coverage >= config.keepUnvotedCoverage {
                     var unused: RimCircle?? = nil
-                    let again = testOnce(detected, detected: nil, circle: &unused)
+                    let again = testOnce(detected, detected: nil, clumpedWith: clumpedWith, circle: &unused)
                     if again.0 != nil { return again }
                 }
             }
@@ -173,10 +174,11 @@ struct BoundaryTest {
     }
 
     /// `test` without the retest; `circle` is set to the rim circle measured at `voted`, if one was.
-    private func testOnce(_ voted: Candidate, detected: Candidate?, circle: inout RimCircle??) -> (Candidate?, BoundaryVerdict) {
+    private func testOnce(_ voted: Candidate, detected: Candidate?, clumpedWith: [Candidate]?,
+                          circle: inout RimCircle??) -> (Candidate?, BoundaryVerdict) {
         let smoothLog = edges.smoothLog, stain = maps.stain, minR = maps.minR
         var c = voted
-        var coverage = 0.0, roundRim = false
+        var coverage = 0.0, roundRim = false, inClump = false
         var e = evidence(c)
         circle = e.circle
         // A vote can pull a centre off its cell (towards a touching neighbour, onto a line's
@@ -216,6 +218,11 @@ struct BoundaryTest {
             // A stained cell on a line: its boundary, and its centre, from the stain.
             c = stain.centred(c)
             coverage = stain.coverage(of: c) / maps.visibleShare(c)
+            if let clumpedWith, coverage < config.minEdgeCoverage, coverage >= config.stainClumpCoverage {
+                let clumped = stain.clumpCoverage(of: c, beside: clumpedWith) / maps.visibleShare(c)
+                inClump = clumped >= config.minEdgeCoverage
+                coverage = max(coverage, clumped)
+            }
             guard coverage >= config.minEdgeCoverage else {
                 return (nil, .noRim(coverage: e.coverage, gridAligned: e.aligned, stainCoverage: coverage))
             }
@@ -261,7 +268,7 @@ struct BoundaryTest {
         // Any other cell on a line whose rim shows with the line subtracted: the debris rule
         // compares it with the line (`ClassifyStage`).
         if c.lineStep == nil { c.lineStep = rimOnLine(c, margin: 0)?.step }
-        return (c, .kept(coverage: coverage, lineShift: shifts, lineSubtracted: seenOnLine, roundRim: roundRim))
+        return (c, .kept(coverage: coverage, lineShift: shifts, lineSubtracted: seenOnLine, roundRim: roundRim, inClump: inClump))
     }
 
     /// The candidates that passed on their raw rim while lying on a ruling line and show no
@@ -290,7 +297,8 @@ enum BoundaryVerdict: CustomStringConvertible {
     /// whole-pixel step along that direction).
     /// `lineSubtracted`: the rim showed only with the ruling line subtracted (`lineSubtraction`).
     /// `roundRim`: a few sectors short, it passed on its round rim (`roundRimShortfall`).
-    case kept(coverage: Double, lineShift: [Double?], lineSubtracted: Bool, roundRim: Bool)
+    /// `inClump`: its stain boundary short, it passed beside stained neighbours (`stainClumpCoverage`).
+    case kept(coverage: Double, lineShift: [Double?], lineSubtracted: Bool, roundRim: Bool, inClump: Bool)
     /// Too little of a rim facing the centre, or too much of it along the ruling.
     case noRim(coverage: Double, gridAligned: Double, stainCoverage: Double?)
     case brightSpotWithoutRim(depth: Float)
@@ -305,8 +313,9 @@ enum BoundaryVerdict: CustomStringConvertible {
 
     var description: String {
         switch self {
-        case let .kept(coverage, shifts, subtracted, roundRim):
+        case let .kept(coverage, shifts, subtracted, roundRim, inClump):
             "kept: coverage \(fmt(coverage))" + (subtracted ? " with the line subtracted" : "") + (roundRim ? " on a round rim" : "")
+                + (inClump ? " in a stained clump" : "")
                 + (shifts.isEmpty ? "" : ", line shift " + shifts.map { $0.map(fmt) ?? "-" }.joined(separator: " / "))
         case let .noRim(coverage, aligned, stain):
             "no rim: coverage \(fmt(coverage)), grid-aligned \(fmt(aligned))" + (stain.map { ", stain coverage \(fmt($0))" } ?? "")

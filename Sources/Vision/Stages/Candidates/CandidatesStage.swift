@@ -57,6 +57,20 @@ struct CandidatesStage: Stage {
         if let test = BoundaryTest(maps, tracing: frame.trace != nil) {
             var kept = [(Candidate?, BoundaryVerdict)](repeating: (nil, .lineStretch), count: found.count)
             for i in spatialOrder(found) { kept[i] = test.test(found[i], detected: detected.isEmpty ? nil : detected[i]) }
+            // A dead cell meets the dead cells it touches without a stain boundary between
+            // them: the stained candidates a few sectors short are tested again beside those
+            // that passed on their own (`stainClumpCoverage`), so that two halves of one cell,
+            // neither passing, do not vouch for each other.
+            if config.stainClumpCoverage > 0, let stain = maps.stain {
+                let passed = kept.compactMap { $0.0 }
+                for i in spatialOrder(found) where kept[i].0 == nil {
+                    guard case let .noRim(_, _, short?) = kept[i].1, short >= config.stainClumpCoverage else { continue }
+                    // (The whole test again only where its neighbours make up the shortfall.)
+                    let c = stain.centred(found[i])
+                    guard stain.clumpCoverage(of: c, beside: passed) / maps.visibleShare(c) >= config.minEdgeCoverage else { continue }
+                    kept[i] = test.test(found[i], detected: detected.isEmpty ? nil : detected[i], clumpedWith: passed)
+                }
+            }
             for i in test.lineResidues(kept) { kept[i] = (nil, .lineResidue) }
             frame.trace?.record("boundary test (verdicts)", Array(zip(found, kept)),
                                 position: { c, _ in maps.imagePosition(c) }, note: { "\($0.1.1)" })

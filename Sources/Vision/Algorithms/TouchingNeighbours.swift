@@ -1,0 +1,41 @@
+import Foundation
+
+/// Which of 16 sectors round a candidate face a neighbour that touches it.
+///
+/// Why: a cell in a clump shows no boundary where it meets a neighbour of the same kind (two
+/// dead cells' stain runs on from one into the other), so a boundary test counting sectors
+/// finds it short by the sectors its neighbours fill. A neighbour touches when its centre lies
+/// `nearest` ... `farthest` radii away (touching cells of equal size sit two radii apart; the
+/// synthetic sets draw them overlapping down to 1.5) and its radius is within
+/// `maxRadiusRatio` of the candidate's (a fragment of a larger cell beside that cell is not
+/// a cell beside a cell). The sector holding the neighbour's direction and one either side
+/// are marked: a touching neighbour of equal size fills about 60 degrees of the view.
+struct TouchingNeighbours {
+    static let nearest = 1.3
+    static let farthest = 2.6
+    static let maxRadiusRatio = 1.6
+    /// Sectors marked either side of the neighbour's.
+    static let spread = 1
+
+    /// - Parameters:
+    ///   - c: the candidate.
+    ///   - neighbours: the candidates it may touch (the same pixels); `c` itself and those out
+    ///     of reach are skipped.
+    ///   - accepts: whether a neighbour within reach counts (its kind, what lies between).
+    /// - Returns: 16 flags, sector k spanning angles k ... k + 1 times 22.5 degrees (as
+    ///   `radialEdgeCoverage`'s).
+    static func sectors(of c: Candidate, among neighbours: [Candidate], accepts: (Candidate) -> Bool) -> [Bool] {
+        var facing = [Bool](repeating: false, count: 16)
+        let locate = SectorLocator(sectors: 16)
+        let near = nearest * c.r, far = farthest * c.r
+        for n in neighbours {
+            let dx = n.x - c.x, dy = n.y - c.y
+            let d2 = dx * dx + dy * dy
+            guard d2 >= near * near, d2 <= far * far,
+                  n.r <= maxRadiusRatio * c.r, c.r <= maxRadiusRatio * n.r, accepts(n) else { continue }
+            let k = locate(dx: dx, dy: dy)
+            for o in -spread...spread { facing[(k + o + 16) % 16] = true }
+        }
+        return facing
+    }
+}
