@@ -466,9 +466,10 @@ public struct PipelineConfig: Sendable, Equatable {
     /// the sectors facing a touching stained neighbour into which its stain runs on count as
     /// boundary (`StainEvidence.clumpCoverage`). Dead cells in a clump of dead cells meet
     /// without a boundary between them. 0 = off. (Twenty-ninth session: the seven independent
-    /// draws +115 cells, +27 false detections, none down; the third and fourth generators'
-    /// six draws +8 / +8, Goldens +1, cellqa synth +7, q60 +2, real folders unchanged; asked
-    /// beside every candidate rather than those that passed, +148 / +45 with two draws down.)
+    /// draws +115 cells, +27 false detections, none down; the third generator's three draws
+    /// +4 / +2, the fourth's +3 / +6, Goldens +1, cellqa synth +7, q60 +2, real folders
+    /// unchanged; asked beside every candidate rather than those that passed, +148 / +45 with
+    /// two draws down.)
     public var stainClumpCoverage: Double = 0.3125
     /// Candidates are tested and vote at a radius of at least this fraction of the smallest
     /// cell radius (0 ... 1).
