@@ -167,7 +167,7 @@ struct StainEvidence {
     ///
     /// Why: touching dead cells are one stained blob; where each meets the next the stain does
     /// not fall, so a dead cell with two or three dead neighbours shows its stain boundary in
-    /// 8-11 of 16 sectors (a quarter of the independent synthetic draws' dead cells lost in
+    /// 9-11 of 16 sectors, some in fewer (a quarter of the independent synthetic draws' dead cells lost in
     /// clumps of dead cells were lost so).
     ///
     /// - Parameter neighbours: candidates that passed the boundary test on their own.
