@@ -468,7 +468,7 @@ public struct PipelineConfig: Sendable, Equatable {
     /// without a boundary between them. 0 = off. (Twenty-ninth session: the seven independent
     /// draws +115 cells, +27 false detections, none down; the third generator's three draws
     /// +4 / +2, the fourth's +3 / +6, Goldens +1, cellqa synth +7, q60 +2, real folders
-    /// unchanged; asked beside every candidate rather than those that passed, +148 / +45 with
+    /// unchanged; asked beside every candidate rather than those that passed, +141 / +47 with
     /// two draws down.)
     public var stainClumpCoverage: Double = 0.3125
     /// Candidates are tested and vote at a radius of at least this fraction of the smallest
