@@ -42,12 +42,7 @@ struct StainClumpTests {
     @Test func theSectorsFacingStainedNeighboursCount() throws {
         var canvas = Canvas(width: 100, height: 80)
         for (x, y) in [(33.0, 40.0), (46, 40), (59, 40), (46, 53)] { canvas.deadCell(x: x, y: y, r: 8) }
-        let image = canvas.image(noise: 0.02)
-        let luminance = linearLuminance(image, factor: 2, glareLevel: 255, chromaLimit: 5).plane
-        var sample = luminance.data
-        let background = try #require(selectKth(&sample, sample.count / 2))
-        let logLuminance = gaussianBlur(logPlane(luminance.map { $0 / background }), sigma: 0.7)
-        let stain = try #require(StainEvidence(image: image, scale: 2, level: 0.1, thresholdNoise: 4.5, logLuminance: logLuminance))
+        let stain = try stainEvidence(canvas.image(noise: 0.02))
         // Working pixels: image (x - 0.5) / 2.
         func cell(_ x: Double, _ y: Double = 40, _ r: Double = 4) -> Candidate {
             Candidate(x: (x - 0.5) / 2, y: (y - 0.5) / 2, r: r, score: 0, contrast: 0.1)

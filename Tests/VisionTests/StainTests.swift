@@ -35,12 +35,7 @@ struct StainTests {
             func onStroke(_ t: Double) -> Bool { [-6.0, 0, 6].contains { abs(t - $0) <= 1 } }
             canvas.paint(factor: (0.10, 0.11, 0.15), bounds: (0, 0, 119, 79)) { x, y in onStroke(x - 60) || onStroke(y - 40) }
             if deadCell { canvas.deadCell(x: 60, y: 40, r: 8) }
-            let image = canvas.image(noise: 0.03)
-            let luminance = linearLuminance(image, factor: 2, glareLevel: 255, chromaLimit: 5).plane
-            var sample = luminance.data
-            let background = try #require(selectKth(&sample, sample.count / 2))
-            let logLuminance = gaussianBlur(logPlane(luminance.map { $0 / background }), sigma: 0.7)
-            return try #require(StainEvidence(image: image, scale: 2, level: 0.1, thresholdNoise: 4.5, logLuminance: logLuminance))
+            return try stainEvidence(canvas.image(noise: 0.03))
         }
         let core = Candidate(x: 29.75, y: 19.75, r: 4, score: 0, contrast: 0.1)
         let bare = try evidence(deadCell: false), cell = try evidence(deadCell: true)

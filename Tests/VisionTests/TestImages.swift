@@ -1,3 +1,4 @@
+import Testing
 import Fixtures
 import Imaging
 @testable import Vision
@@ -200,4 +201,15 @@ struct SwitchedGoldenRun {
         matchedWith = matchCount(with, truth, tolerance: tolerance)
         matchedWithout = matchCount(without, truth, tolerance: tolerance)
     }
+}
+
+/// The stain evidence of a drawn image at working scale 2, as the candidates stage forms it:
+/// stain level 0.1, boundary threshold 4.5 gradient-noise units, the log luminance over its
+/// median, smoothed.
+func stainEvidence(_ image: Image) throws -> StainEvidence {
+    let luminance = linearLuminance(image, factor: 2, glareLevel: 255, chromaLimit: 5).plane
+    var sample = luminance.data
+    let background = try #require(selectKth(&sample, sample.count / 2))
+    let logLuminance = gaussianBlur(logPlane(luminance.map { $0 / background }), sigma: 0.7)
+    return try #require(StainEvidence(image: image, scale: 2, level: 0.1, thresholdNoise: 4.5, logLuminance: logLuminance))
 }
