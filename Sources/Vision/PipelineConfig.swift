@@ -566,6 +566,14 @@ public struct PipelineConfig: Sendable, Equatable {
     public var haloBlockedDarkness: Double = 0.12
     /// Open sectors the scaled halo count needs (`haloBlockedDarkness`).
     public var haloMinOpenSectors: Int = 12
+    /// A dark disc the debris rule dropped that touches kept cells (`TouchingNeighbours`) is
+    /// asked for its halo again over the sectors they leave free, when at least this many of 16
+    /// are free, the count scaled to 16 (`haloSectors`): in a clump of grey discs only the
+    /// clump's outside shows a halo; asked again while a pass keeps one, up to three passes.
+    /// 0 = off. (Thirtieth session: the fourth generator's seed-2 draw +10 cells, the third
+    /// generator's draws +3 and +4, the default-seed independent draw +1 false detection; 5
+    /// free sectors +1 cell more, 11 only +4 cells in all.)
+    public var haloClumpOpenSectors: Int = 8
     /// Colour images: a dark candidate whose half-contrast edge (`DiscEdge`) is round, this
     /// share of 32 rays within 20 % of its median radius, is a live cell far out of focus
     /// (a grey disc: no bright centre, no ring, no halo), not debris, when that radius is at

@@ -122,6 +122,7 @@ enum ConfigKey {
             .number("haloContrast", \.haloContrast, 0...1),
             .number("haloBlockedDarkness", \.haloBlockedDarkness, 0...1),
             .integer("haloMinOpenSectors", \.haloMinOpenSectors, 1...16),
+            .integer("haloClumpOpenSectors", \.haloClumpOpenSectors, 0...16),
             .number("defocusedDiscRoundness", \.defocusedDiscRoundness, 0...1),
             .number("defocusedDiscMinRadius", \.defocusedDiscMinRadius, 0...10),
             .number("greyDiscMinRadius", \.greyDiscMinRadius, 0...10),

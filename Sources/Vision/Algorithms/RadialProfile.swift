@@ -91,8 +91,13 @@ func clearRingDepth(_ image: Image, x: Double, y: Double, r: Double, background:
 ///     (0.03 = 3 %).
 ///   - blockedDarkness: fraction below the background that blocks a sector; 0 = none is.
 ///   - minOpenSectors: open sectors needed for the scaled count.
+///   - excused: 16 flags (sector k spanning angles k ... k + 1 times 22.5 degrees), or empty:
+///     sectors a touching cell fills (`TouchingNeighbours`), where no halo can show. With any
+///     set, the count is also taken over the others (at least `minExcusedOpen` of them) and
+///     scaled to 16, and the largest count is returned.
 func haloSectors(_ image: Image, x: Double, y: Double, r: Double, contrast: Double,
-                 blockedDarkness: Double = 0, minOpenSectors: Int = 16) -> Int {
+                 blockedDarkness: Double = 0, minOpenSectors: Int = 16,
+                 excused: [Bool] = [], minExcusedOpen: Int = 16) -> Int {
     guard r > 0, r < 1e6 else { return 0 }
     let sectorOf = SectorLocator(sectors: 16)
     // Per sector, sum and count of each annulus.
@@ -120,15 +125,21 @@ func haloSectors(_ image: Image, x: Double, y: Double, r: Double, contrast: Doub
     let background = 0.5 * (outerMeans[(outerMeans.count - 1) / 2] + outerMeans[outerMeans.count / 2])
     let bright = background * (1 + contrast), dark = background * (1 - contrast)
     let blocked = background * (1 - blockedDarkness)
-    var sectors = 0, open = 0, openShowing = 0
+    var sectors = 0, open = 0, openShowing = 0, free = 0, freeShowing = 0
+    let excusing = excused.count == 16 && excused.contains(true)
     for k in stride(from: 0, to: 32, by: 2) where halo[k + 1] > 0 && edge[k + 1] > 0 {
         let haloMean = halo[k] / halo[k + 1], edgeMean = edge[k] / edge[k + 1]
         let shows = haloMean > bright && edgeMean < dark
         if shows { sectors += 1 }
+        if excusing && !excused[k / 2] {
+            free += 1
+            if shows { freeShowing += 1 }
+        }
         guard blockedDarkness > 0, outer[k + 1] > 0, outer[k] / outer[k + 1] >= blocked else { continue }
         open += 1
         if shows { openShowing += 1 }
     }
+    if excusing && free >= minExcusedOpen && free > 0 { sectors = max(sectors, freeShowing * 16 / free) }
     guard blockedDarkness > 0, open >= minOpenSectors, open > 0, open < 16 else { return sectors }
     return max(sectors, openShowing * 16 / open)
 }

@@ -25,14 +25,23 @@ struct TouchingNeighbours {
     /// - Returns: 16 flags, sector k spanning angles k ... k + 1 times 22.5 degrees (as
     ///   `radialEdgeCoverage`'s).
     static func sectors(of c: Candidate, among neighbours: [Candidate], accepts: (Candidate) -> Bool) -> [Bool] {
+        sectors(x: c.x, y: c.y, r: c.r, among: neighbours, position: { ($0.x, $0.y, $0.r) }, accepts: accepts)
+    }
+
+    /// `sectors(of:among:accepts:)` for any kind of neighbour, placed by `position` (x, y, r
+    /// in the candidate's pixels).
+    static func sectors<Neighbour>(x: Double, y: Double, r: Double, among neighbours: [Neighbour],
+                                   position: (Neighbour) -> (x: Double, y: Double, r: Double),
+                                   accepts: (Neighbour) -> Bool) -> [Bool] {
         var facing = [Bool](repeating: false, count: 16)
         let locate = SectorLocator(sectors: 16)
-        let near = nearest * c.r, far = farthest * c.r
+        let near = nearest * r, far = farthest * r
         for n in neighbours {
-            let dx = n.x - c.x, dy = n.y - c.y
+            let p = position(n)
+            let dx = p.x - x, dy = p.y - y
             let d2 = dx * dx + dy * dy
             guard d2 >= near * near, d2 <= far * far,
-                  n.r <= maxRadiusRatio * c.r, c.r <= maxRadiusRatio * n.r, accepts(n) else { continue }
+                  p.r <= maxRadiusRatio * r, r <= maxRadiusRatio * p.r, accepts(n) else { continue }
             let k = locate(dx: dx, dy: dy)
             for o in -spread...spread { facing[(k + o + 16) % 16] = true }
         }

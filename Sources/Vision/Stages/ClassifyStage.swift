@@ -268,6 +268,8 @@ struct DebrisVerdict: Equatable {
     var haloAtEdge: Int?
     /// How many of the rim circle's 32 rays its fit holds (`refractileRimShare`), when asked.
     var rimInliers: Int?
+    /// The halo's sectors counted beside touching cells (`haloClumpOpenSectors`), when asked.
+    var haloInClump: Int?
 }
 
 /// The debris rule for a candidate called live in a colour image: debris when unstained and
@@ -391,6 +393,7 @@ struct ClassifyStage: Stage {
                                          coverage: c.coverage, centred: c.centred), judged: judged, verdict: verdict,
                     debris: verdict?.debris ?? false, faint: faint, measured: a)
         }
+        keepHaloedCellsInClumps(&calls, in: image, config: config)
         // A dark disc the faint stain kept from the debris rule would take a detection's place
         // where it overlaps one (a spot between two cells that reads bluish): it gives way
         // before duplicate suppression.
@@ -422,11 +425,54 @@ struct ClassifyStage: Stage {
                 } ?? "")
                 + (call.verdict?.haloAtEdge.map { ", halo at the edge \($0) of 16" } ?? "")
                 + (call.verdict?.rimInliers.map { ", rim circle \($0) of 32 rays" } ?? "")
+                + (call.verdict?.haloInClump.map { ", halo beside touching cells \($0) of 16" } ?? "")
         }
         frame.detections = calls.filter { !$0.debris }.map(\.detection)
         frame.trace?.record("classify (debris rule)", frame.detections, position: { ($0.x, $0.y, $0.r) }) { d in
             "\(d.cellClass), confidence \(fmt(d.confidence))"
         }
+    }
+}
+
+/// The debris rule's halo asked again of the dark discs it dropped that touch kept cells, over
+/// the sectors those cells leave free (`haloClumpOpenSectors`): a grey disc in a clump shows
+/// its halo only on the clump's outside. Passes repeat while they keep a disc, so a clump is
+/// read inwards from its haloed cells; within a pass every disc sees the cells kept before it.
+/// Order-free, so the same whatever order the candidates came in.
+private func keepHaloedCellsInClumps(
+    _ calls: inout [(detection: Detection, judged: CellAppearance?, verdict: DebrisVerdict?, debris: Bool,
+                     faint: FaintStain?, measured: CellAppearance)],
+    in image: Image, config: PipelineConfig) {
+    guard config.haloSectors > 0, config.haloClumpOpenSectors > 0 else { return }
+    let asked = calls.indices.filter { calls[$0].debris && calls[$0].faint == nil && calls[$0].verdict?.halo != nil }
+    guard !asked.isEmpty else { return }
+    let minDiscRadius = config.defocusedDiscMinRadius * config.minRadiusPx
+    var pending = asked
+    for _ in 0..<3 {
+        let kept = calls.filter { !$0.debris }.map(\.detection)
+        var keptAny = false
+        pending = pending.filter { i in
+            let d = calls[i].detection
+            // At the candidate's radius, and at its disc's edge where the debris rule measured
+            // one elsewhere (as the plain halo is asked).
+            let edge = calls[i].verdict?.disc.map(\.radius)
+            let radii = [d.r] + (edge.map { $0 != d.r && $0 >= minDiscRadius ? [$0] : [] } ?? [])
+            let counts = radii.compactMap { r -> Int? in
+                let facing = TouchingNeighbours.sectors(x: d.x, y: d.y, r: r, among: kept,
+                                                        position: { ($0.x, $0.y, $0.r) }, accepts: { _ in true })
+                guard facing.contains(true) else { return nil }
+                return haloSectors(image, x: d.x, y: d.y, r: r, contrast: config.haloContrast,
+                                   excused: facing, minExcusedOpen: config.haloClumpOpenSectors)
+            }
+            guard let sectors = counts.max() else { return true }
+            calls[i].verdict?.haloInClump = sectors
+            guard sectors >= config.haloSectors else { return true }
+            calls[i].debris = false
+            calls[i].verdict?.debris = false
+            keptAny = true
+            return false
+        }
+        if !keptAny { break }
     }
 }
 
