@@ -436,9 +436,9 @@ struct ClassifyStage: Stage {
 
 /// The debris rule's halo asked again of the dark discs it dropped that touch kept cells, over
 /// the sectors those cells leave free (`haloClumpOpenSectors`): a grey disc in a clump shows
-/// its halo only on the clump's outside. Passes repeat while they keep a disc, so a clump is
-/// read inwards from its haloed cells; within a pass every disc sees the cells kept before it.
-/// Order-free, so the same whatever order the candidates came in.
+/// its halo only on the clump's outside. Passes repeat while they keep a disc (three at most),
+/// so a clump is read inwards from its haloed cells; within a pass every disc sees the cells
+/// kept when the pass began, so the result does not depend on the candidates' order.
 private func keepHaloedCellsInClumps(
     _ calls: inout [(detection: Detection, judged: CellAppearance?, verdict: DebrisVerdict?, debris: Bool,
                      faint: FaintStain?, measured: CellAppearance)],
