@@ -89,6 +89,7 @@ enum ConfigKey {
             .flag("tripleWidthMeasured", \.tripleWidthMeasured),
             .flag("tripleCrossingBetweenStrokes", \.tripleCrossingBetweenStrokes),
             .number("strokeGapRadii", \.strokeGapRadii, 0...10),
+            .flag("strokeGapsAtJunctions", \.strokeGapsAtJunctions),
             .number("lineShiftRatio", \.lineShiftRatio, 0...1000),
             .number("keepUnvotedCoverage", \.keepUnvotedCoverage, 0...1),
             .flag("unvotedRetest", \.unvotedRetest),

@@ -13,12 +13,28 @@ import Hemocytometer
 ///   - quantile: 0 ... 1 (0.3: a cell may cover up to 70% of the samples and not count).
 public func lineStrength(_ plane: Plane, x: Double, y: Double, angle: Double, halfLength: Int,
                          quantile: Double = 0.3) -> Float {
+    lineStrength(plane, x: x, y: y, angle: angle, along: -halfLength...halfLength, quantile: quantile)
+}
+
+/// `lineStrength` of the line that ends at (x, y): the stronger of the two halves, each
+/// sampled from the point to `halfLength` one way. A ruling line that stops at another (a
+/// T-junction, the ruled area's edge) runs on one side only, and over both its samples off
+/// the line outnumber those on it.
+func oneSidedLineStrength(_ plane: Plane, x: Double, y: Double, angle: Double, halfLength: Int,
+                          quantile: Double = 0.3) -> Float {
+    max(lineStrength(plane, x: x, y: y, angle: angle, along: -halfLength...0, quantile: quantile),
+        lineStrength(plane, x: x, y: y, angle: angle, along: 0...halfLength, quantile: quantile))
+}
+
+/// `lineStrength` over the samples at `along` (pixels from the point, along `angle`).
+func lineStrength(_ plane: Plane, x: Double, y: Double, angle: Double, along: ClosedRange<Int>,
+                  quantile: Double = 0.3) -> Float {
     let w = plane.width, h = plane.height
-    guard w >= 2, h >= 2, halfLength >= 1 else { return 0 }
+    guard w >= 2, h >= 2, along.count >= 2 else { return 0 }
     let c = cos(angle), s = sin(angle)
     var samples: [Float] = []
-    samples.reserveCapacity(2 * halfLength + 1)
-    for t in -halfLength...halfLength {
+    samples.reserveCapacity(along.count)
+    for t in along {
         let px = x + Double(t) * c, py = y + Double(t) * s
         guard px >= 0, py >= 0, px <= Double(w - 1), py <= Double(h - 1) else { continue }
         let x0 = min(w - 2, Int(px)), y0 = min(h - 2, Int(py))

@@ -141,13 +141,24 @@ extension CandidateMaps {
             guard reach >= 2 else { return true }
             // The same question of the line map first, at half the level: where it shows no
             // gap between lines (most candidates: in the open, or on a line), the strengths,
-            // each a quantile of a line of samples, are not asked.
-            for d in directions where !isGap(reach: reach, level: 0.5 * level, { o in
-                separated.lines.bilinear(w.x + Double(o) * d.nx, w.y + Double(o) * d.ny)
-            }) { return true }
+            // each a quantile of a line of samples, are not asked. The map holds the strongest
+            // direction's line, so across one direction it can stay level on the other's
+            // (inside the band of a triple line of the other family): at junctions, one
+            // direction may show that instead of a gap.
+            var bands = 0
+            for d in directions {
+                let map = { (o: Int) in separated.lines.bilinear(w.x + Double(o) * d.nx, w.y + Double(o) * d.ny) }
+                if isGap(reach: reach, level: 0.5 * level, map) { continue }
+                guard config.strokeGapsAtJunctions, (-reach...reach).allSatisfy({ map($0) >= 0.5 * level }) else { return true }
+                bands += 1
+            }
+            guard bands < 2 else { return true }
+            // A line ending at the junction runs on one side only (`oneSidedLineStrength`).
             for d in directions where !isGap(reach: reach, level: level, { o in
-                lineStrength(contrast, x: w.x + Double(o) * d.nx, y: w.y + Double(o) * d.ny, angle: d.angle,
-                             halfLength: length / 2)
+                let x = w.x + Double(o) * d.nx, y = w.y + Double(o) * d.ny
+                return config.strokeGapsAtJunctions
+                    ? oneSidedLineStrength(contrast, x: x, y: y, angle: d.angle, halfLength: length / 2)
+                    : lineStrength(contrast, x: x, y: y, angle: d.angle, halfLength: length / 2)
             }) { return true }
             return showsStainedDisc(w)
         }

@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import Vision
+
+/// `strokeGapsAtJunctions`: the stroke-gap test where a triple line ends at another (a
+/// T-junction, the edge of the central square). The image is a blurred `hard` view of the
+/// fourth generator whose triple lines the registration misplaces, so the triple-crossing
+/// filter looks for their little squares elsewhere.
+@Suite("The little squares where a triple line ends at another hold no cell")
+struct StrokeGapJunctionTests {
+    static let path = "Tests/Images/stroke-gaps-at-junctions.jpg"
+    /// Where light squares between the strokes at junctions are detected without the setting,
+    /// image pixels.
+    static let squares: [(Double, Double)] = [(593.1, 49.7), (582.5, 50.5), (594.0, 60.1), (609.9, 287.0), (611.1, 297.9)]
+
+    /// The squares go and nothing else changes (the view's labelled cells are found alike).
+    @Test func thePipelineDropsTheSquaresOnly() throws {
+        let (with, without) = try detectionsWithAndWithout(Self.path) { $0.strokeGapsAtJunctions = false }
+        func inSquare(_ d: Detection) -> Bool { Self.squares.contains { isNear(d, $0.0, $0.1, within: 3) } }
+        #expect(without.filter(inSquare).count == Self.squares.count,
+                "the squares are not detected without the setting: the case no longer arises")
+        #expect(with == without.filter { !inSquare($0) })
+    }
+
+    /// A line over half the samples either side of a point (it ends there) is lost to the
+    /// two-sided strength's lower quantile but found by the stronger half.
+    @Test func aLineEndingAtThePointShowsOnOneSide() {
+        var plane = Plane(width: 80, height: 40)
+        for x in 40..<80 { plane[x, 20] = 0.3 }
+        let twoSided = lineStrength(plane, x: 40, y: 20, angle: 0, halfLength: 30)
+        let oneSided = oneSidedLineStrength(plane, x: 40, y: 20, angle: 0, halfLength: 30)
+        #expect(twoSided < 0.01 && abs(oneSided - 0.3) < 1e-6, "\(twoSided), \(oneSided)")
+        // Through the line's middle both agree; off it both are nothing.
+        #expect(lineStrength(plane, x: 60, y: 20, angle: 0, halfLength: 15) == 0.3)
+        #expect(oneSidedLineStrength(plane, x: 60, y: 20, angle: 0, halfLength: 15) == 0.3)
+        #expect(oneSidedLineStrength(plane, x: 60, y: 10, angle: 0, halfLength: 15) == 0)
+    }
+
+    @Test func theSettingIsAConfigurationKey() throws {
+        try expectConfigurationKey("strokeGapsAtJunctions", off: "false", reads: false, through: \.strokeGapsAtJunctions,
+                                   defaultText: "true", invalid: "1")
+    }
+}
