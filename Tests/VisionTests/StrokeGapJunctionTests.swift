@@ -34,6 +34,11 @@ struct StrokeGapJunctionTests {
         #expect(lineStrength(plane, x: 60, y: 20, angle: 0, halfLength: 15) == 0.3)
         #expect(oneSidedLineStrength(plane, x: 60, y: 20, angle: 0, halfLength: 15) == 0.3)
         #expect(oneSidedLineStrength(plane, x: 60, y: 10, angle: 0, halfLength: 15) == 0)
+        // No samples asked, nothing claimed (and no trap on a negative length).
+        for halfLength in [0, -3] {
+            #expect(lineStrength(plane, x: 60, y: 20, angle: 0, halfLength: halfLength) == 0)
+            #expect(oneSidedLineStrength(plane, x: 60, y: 20, angle: 0, halfLength: halfLength) == 0)
+        }
     }
 
     @Test func theSettingIsAConfigurationKey() throws {

@@ -13,7 +13,8 @@ import Hemocytometer
 ///   - quantile: 0 ... 1 (0.3: a cell may cover up to 70% of the samples and not count).
 public func lineStrength(_ plane: Plane, x: Double, y: Double, angle: Double, halfLength: Int,
                          quantile: Double = 0.3) -> Float {
-    lineStrength(plane, x: x, y: y, angle: angle, along: -halfLength...halfLength, quantile: quantile)
+    guard halfLength >= 1 else { return 0 }
+    return lineStrength(plane, x: x, y: y, angle: angle, along: -halfLength...halfLength, quantile: quantile)
 }
 
 /// `lineStrength` of the line that ends at (x, y): the stronger of the two halves, each
@@ -22,7 +23,8 @@ public func lineStrength(_ plane: Plane, x: Double, y: Double, angle: Double, ha
 /// the line outnumber those on it.
 func oneSidedLineStrength(_ plane: Plane, x: Double, y: Double, angle: Double, halfLength: Int,
                           quantile: Double = 0.3) -> Float {
-    max(lineStrength(plane, x: x, y: y, angle: angle, along: -halfLength...0, quantile: quantile),
+    guard halfLength >= 1 else { return 0 }
+    return max(lineStrength(plane, x: x, y: y, angle: angle, along: -halfLength...0, quantile: quantile),
         lineStrength(plane, x: x, y: y, angle: angle, along: 0...halfLength, quantile: quantile))
 }
 
