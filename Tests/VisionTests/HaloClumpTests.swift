@@ -75,9 +75,7 @@ struct HaloClumpTests {
     }
 
     @Test func theSettingIsAConfigurationKey() throws {
-        let config = try PipelineConfig.parse(Array(#"{"haloClumpOpenSectors": 0}"#.utf8))
-        #expect(config.haloClumpOpenSectors == 0 && PipelineConfig().haloClumpOpenSectors == 8)
-        #expect(config.configHash != PipelineConfig().configHash)
-        #expect(throws: (any Error).self) { try PipelineConfig.parse(Array(#"{"haloClumpOpenSectors": 17}"#.utf8)) }
+        try expectConfigurationKey("haloClumpOpenSectors", off: "0", reads: 0, through: \.haloClumpOpenSectors,
+                                   defaultText: "8", invalid: "17")
     }
 }
