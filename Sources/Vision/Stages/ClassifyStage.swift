@@ -444,10 +444,9 @@ private func keepHaloedCellsInClumps(
                      faint: FaintStain?, measured: CellAppearance)],
     in image: Image, config: PipelineConfig) {
     guard config.haloSectors > 0, config.haloClumpOpenSectors > 0 else { return }
-    let asked = calls.indices.filter { calls[$0].debris && calls[$0].faint == nil && calls[$0].verdict?.halo != nil }
-    guard !asked.isEmpty else { return }
+    var pending = calls.indices.filter { calls[$0].debris && calls[$0].faint == nil && calls[$0].verdict?.halo != nil }
+    guard !pending.isEmpty else { return }
     let minDiscRadius = config.defocusedDiscMinRadius * config.minRadiusPx
-    var pending = asked
     for _ in 0..<3 {
         let kept = calls.filter { !$0.debris }.map(\.detection)
         var keptAny = false
