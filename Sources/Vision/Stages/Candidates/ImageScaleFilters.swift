@@ -147,9 +147,9 @@ extension CandidateMaps {
             // direction may show that instead of a gap.
             var bands = 0
             for d in directions {
-                let map = { (o: Int) in separated.lines.bilinear(w.x + Double(o) * d.nx, w.y + Double(o) * d.ny) }
-                if isGap(reach: reach, level: 0.5 * level, map) { continue }
-                guard config.strokeGapsAtJunctions, (-reach...reach).allSatisfy({ map($0) >= 0.5 * level }) else { return true }
+                let samples = (-reach...reach).map { o in separated.lines.bilinear(w.x + Double(o) * d.nx, w.y + Double(o) * d.ny) }
+                if isGap(reach: reach, level: 0.5 * level, { samples[$0 + reach] }) { continue }
+                guard config.strokeGapsAtJunctions, samples.allSatisfy({ $0 >= 0.5 * level }) else { return true }
                 bands += 1
             }
             guard bands < 2 else { return true }
