@@ -270,6 +270,24 @@ struct DebrisVerdict: Equatable {
     var rimInliers: Int?
     /// The halo's sectors counted beside touching cells (`haloClumpOpenSectors`), when asked.
     var haloInClump: Int?
+    /// Judged a dark speck (`isDarkSpeck`) before the debris rule was asked.
+    var speck = false
+}
+
+/// `darkSpeckMaxRadius`: a candidate called live (`a` the appearance the debris rule judges)
+/// whose radius `r` stayed within that many smallest cell radii (`smallestRadius`, image
+/// pixels), darker inside than the background without a bright centre or a clear ring.
+///
+/// Why: a cell shows something of its own, a bright centre, a clear ring or a stain; a
+/// speck of dust shows only its darkness. The debris rule judges the dark ones
+/// (`debrisDarkContrast`) and spares round discs of nearly a cell's size as cells out of
+/// focus; a faint speck blurred to the smallest radius passes both, and blank controls hold
+/// many. Measured at the floor by every step, it is no larger than the smallest cell, and it
+/// has none of a cell's marks.
+func isDarkSpeck(_ a: CellAppearance, r: Double, smallestRadius: Double, config: PipelineConfig) -> Bool {
+    config.darkSpeckMaxRadius > 0 && r <= config.darkSpeckMaxRadius * smallestRadius * (1 + 1e-9)
+        && a.interiorContrast < 0 && a.centreContrast < config.refractileContrast
+        && !(config.clearRingContrast > 0 && a.ringContrast >= config.clearRingContrast)
 }
 
 /// The debris rule for a candidate called live in a colour image: debris when unstained and
@@ -377,6 +395,8 @@ struct ClassifyStage: Stage {
         let firstCalls = appearances.map {
             classifyCell($0, greyscale: frame.isGreyscale, saturationThreshold: threshold, config: config)
         }
+        // The floor every candidate's radius is raised to, image pixels (`darkSpeckMaxRadius`).
+        let smallestRadius = frame.minRadius * Double(frame.scale)
         let faintStainAsked = !frame.isGreyscale && config.faintStainShare > 0
             && firstCalls.count(where: { $0.0 == .dead }) >= config.faintStainMinDeadCells
         // Per candidate: its call, the appearance the debris rule judged and its verdict (nil:
@@ -387,8 +407,11 @@ struct ClassifyStage: Stage {
                 ? faintStain(a, of: c, in: image, saturationThreshold: threshold, config: config) : nil
             let (cls, conf) = faint != nil ? (CellClass.dead, 0.5) : (firstClass, firstConfidence)
             let judged = !frame.isGreyscale && cls == .live ? lineRelative(a, of: c, in: image) : nil
-            let verdict = judged.map { debrisVerdict($0, x: c.x, y: c.y, r: c.r, onLine: c.lineStep != nil, in: image, config: config) }
-                ?? (frame.isGreyscale && cls == .dead ? greyDiscVerdict(x: c.x, y: c.y, r: c.r, in: image, config: config) : nil)
+            let verdict = judged.map { a in
+                isDarkSpeck(a, r: c.r, smallestRadius: smallestRadius, config: config)
+                    ? DebrisVerdict(debris: true, speck: true)
+                    : debrisVerdict(a, x: c.x, y: c.y, r: c.r, onLine: c.lineStep != nil, in: image, config: config)
+            } ?? (frame.isGreyscale && cls == .dead ? greyDiscVerdict(x: c.x, y: c.y, r: c.r, in: image, config: config) : nil)
             return (detection: Detection(x: c.x, y: c.y, r: c.r, cellClass: cls, score: c.score, confidence: conf,
                                          coverage: c.coverage, centred: c.centred), judged: judged, verdict: verdict,
                     debris: verdict?.debris ?? false, faint: faint, measured: a)
@@ -426,6 +449,7 @@ struct ClassifyStage: Stage {
                 + (call.verdict?.haloAtEdge.map { ", halo at the edge \($0) of 16" } ?? "")
                 + (call.verdict?.rimInliers.map { ", rim circle \($0) of 32 rays" } ?? "")
                 + (call.verdict?.haloInClump.map { ", halo beside touching cells \($0) of 16" } ?? "")
+                + (call.verdict?.speck == true ? ", a dark speck at the smallest radius" : "")
         }
         frame.detections = calls.filter { !$0.debris }.map(\.detection)
         frame.trace?.record("classify (debris rule)", frame.detections, position: { ($0.x, $0.y, $0.r) }) { d in
