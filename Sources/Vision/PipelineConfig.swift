@@ -602,12 +602,12 @@ public struct PipelineConfig: Sendable, Equatable {
     public var defocusedDiscMaxEdgeWidth: Double = 1.15
     /// Colour images: a candidate called live whose radius no step measured above this many
     /// smallest cell radii (1: it stayed at the floor every candidate is raised to), darker
-    /// inside than the background without a bright centre (`refractileContrast`) or a clear
-    /// ring (`clearRingContrast`), is a dark speck, debris, whatever the debris rule's
-    /// exemptions (`isDarkSpeck`). 0 = off. (Thirty-second session: the fourth generator's
-    /// three draws 7, 14 and 14 false detections fewer, 16 of them on blank controls, the
-    /// third generator's 2 each, the Goldens 1, no cell lost; the independent draws 16 cells
-    /// fewer, each labelled under the 5 px floor, r 3.2-4.4 px.)
+    /// inside than the background without a clear ring (`clearRingContrast`), is a dark
+    /// speck, debris, whatever the debris rule's exemptions (`isDarkSpeck`). 0 = off.
+    /// (Thirty-second session: the fourth generator's three draws 9, 15 and 16 false
+    /// detections fewer, the third generator's 3, 6 and 5, the Goldens 1, no cell lost; the
+    /// independent draws 17 cells and 4 false detections fewer, each cell labelled under the
+    /// 5 px floor, r 3.2-4.4 px.)
     public var darkSpeckMaxRadius: Double = 1.0
     /// Greyscale images: a candidate called dead (a dark disc: no hue tells dye from dust)
     /// whose half-contrast edge (`DiscEdge`) lies closer than this fraction of `minRadiusPx`

@@ -9,11 +9,14 @@ import Testing
 @Suite("A faint dark speck at the smallest cell radius is debris, a small cell is not")
 struct DarkSpeckTests {
     /// A light, slightly warm canvas with a faint dark speck (r 3 px, 5 % dark, blurred by
-    /// 1.5 px) at (40, 40) and a small live cell (r 5 px: dark rim, bright centre) at (100, 40).
+    /// 1.5 px) at (40, 40), a small live cell (r 5 px: dark rim, bright centre) at (100, 40)
+    /// and a darker speck (r 3.5 px) with a sharp light point (r 0.6 px) in its middle at (160, 40).
     static func speckAndCell() -> Image {
-        var canvas = Canvas(width: 140, height: 80, background: (0.82, 0.8, 0.74))
+        var canvas = Canvas(width: 200, height: 80, background: (0.82, 0.8, 0.74))
         canvas.annulus(x: 40, y: 40, outer: 3, factor: (0.95, 0.95, 0.95))
+        canvas.annulus(x: 160, y: 40, outer: 3.5, factor: (0.8, 0.8, 0.8))
         canvas.blur(sigma: 1.5)
+        canvas.annulus(x: 160, y: 40, outer: 0.6, factor: (1.4, 1.4, 1.4))
         canvas.liveCell(x: 100, y: 40, r: 5)
         return canvas.image(noise: 0.004)
     }
@@ -27,6 +30,10 @@ struct DarkSpeckTests {
         // Too faint for the debris rule, which would not judge it.
         #expect(!isUnstainedDark(speck, config: config), "\(speck)")
         #expect(!isDarkSpeck(cell, r: 5, smallestRadius: 5, config: config), "\(cell)")
+        // A light point does not make a cell of a speck without a clear ring.
+        let pointed = measureAppearance(image, x: 160, y: 40, r: 5)
+        #expect(pointed.centreContrast >= config.refractileContrast, "\(pointed)")
+        #expect(isDarkSpeck(pointed, r: 5, smallestRadius: 5, config: config), "\(pointed)")
         // Measured larger than the smallest cell anywhere, it is left to the debris rule.
         #expect(!isDarkSpeck(speck, r: 5.5, smallestRadius: 5, config: config))
         var off = config

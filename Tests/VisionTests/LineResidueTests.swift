@@ -37,9 +37,10 @@ struct LineResidueTests {
     /// A blank control of sharp, noisy triple lines with single lines meeting them: every
     /// detection made without the rule is gone with it, each dropped as line residue. (One of
     /// them is also an unround spot at the boundary test's margin, `roundRimAtMargin`, and two
-    /// are light gaps between strokes that no rim circle holds, `refractileRimShare`, and one
-    /// repeats a period away almost exactly, `rulingCopySingleResidual`: all off in the run
-    /// without the rule, so that the test keeps to what this rule does.)
+    /// are light gaps between strokes that no rim circle holds, `refractileRimShare`, one
+    /// repeats a period away almost exactly, `rulingCopySingleResidual`, and two are dark
+    /// specks at the smallest radius, `darkSpeckMaxRadius`: all off in the run without the
+    /// rule, so that the test keeps to what this rule does.)
     @Test func aBlankControlOfTripleLinesHasNoDetections() throws {
         let image = try Image.decode(file: repositoryRoot + "/Tests/Images/blank-triple-lines.png")
         var off = PipelineConfig()
@@ -47,6 +48,7 @@ struct LineResidueTests {
         off.roundRimAtMargin = false
         off.refractileRimShare = 0
         off.rulingCopySingleResidual = 0
+        off.darkSpeckMaxRadius = 0
         let without = try Pipeline(config: off).run(image).detections
         #expect(without.count >= 4, "\(without.count) detections without dropLineResidue: the case no longer arises")
         let (result, trace) = try Pipeline(config: PipelineConfig())
