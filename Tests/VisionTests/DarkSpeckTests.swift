@@ -4,8 +4,8 @@ import Testing
 @testable import Vision
 
 /// `darkSpeckMaxRadius`: a candidate called live that every step measured at the smallest cell
-/// radius, darker inside than the background without a bright centre or a clear ring, is a
-/// speck of dust, however faint or round.
+/// radius, darker inside than the background without a clear ring, is a speck of dust,
+/// however faint or round, with or without a light point in its middle.
 @Suite("A faint dark speck at the smallest cell radius is debris, a small cell is not")
 struct DarkSpeckTests {
     /// A light, slightly warm canvas with a faint dark speck (r 3 px, 5 % dark, blurred by
