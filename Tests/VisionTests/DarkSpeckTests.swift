@@ -41,7 +41,7 @@ struct DarkSpeckTests {
         #expect(!isDarkSpeck(speck, r: 5, smallestRadius: 5, config: off))
     }
 
-    /// A blank control of the fourth generator (colour, JPEG q75): three faint dark smudges
+    /// A blank control of the fourth generator (colour, JPEG q60): three faint dark smudges
     /// detected at the 5 px floor and called live without the rule; none with it, and the
     /// trace says why.
     @Test func theSpecksOfAColourBlankControlGo() throws {

@@ -250,8 +250,12 @@ func faintStain(_ a: CellAppearance, of c: Candidate, in image: Image, saturatio
 /// Darker inside than the background by `debrisDarkContrast` (on) and without a clear ring
 /// (`clearRingContrast`), whatever its centre.
 private func isDarkWithoutClearRing(_ a: CellAppearance, config: PipelineConfig) -> Bool {
-    config.debrisDarkContrast > 0 && a.interiorContrast < -config.debrisDarkContrast
-        && !(config.clearRingContrast > 0 && a.ringContrast >= config.clearRingContrast)
+    config.debrisDarkContrast > 0 && a.interiorContrast < -config.debrisDarkContrast && !hasClearRing(a, config: config)
+}
+
+/// A clear cell's ring at least `clearRingContrast` deep (off at 0: no candidate has one).
+private func hasClearRing(_ a: CellAppearance, config: PipelineConfig) -> Bool {
+    config.clearRingContrast > 0 && a.ringContrast >= config.clearRingContrast
 }
 
 /// The debris rule's verdict on a candidate called live in a colour image, with what it
@@ -286,8 +290,7 @@ struct DebrisVerdict: Equatable {
 /// twelve synthetic evaluation sets' kept detections found there).
 func isDarkSpeck(_ a: CellAppearance, r: Double, smallestRadius: Double, config: PipelineConfig) -> Bool {
     config.darkSpeckMaxRadius > 0 && r <= config.darkSpeckMaxRadius * smallestRadius * (1 + 1e-9)
-        && a.interiorContrast < 0
-        && !(config.clearRingContrast > 0 && a.ringContrast >= config.clearRingContrast)
+        && a.interiorContrast < 0 && !hasClearRing(a, config: config)
 }
 
 /// The debris rule for a candidate called live in a colour image: debris when unstained and
@@ -395,7 +398,8 @@ struct ClassifyStage: Stage {
         let firstCalls = appearances.map {
             classifyCell($0, greyscale: frame.isGreyscale, saturationThreshold: threshold, config: config)
         }
-        // The floor every candidate's radius is raised to, image pixels (`darkSpeckMaxRadius`).
+        // The smallest cell radius, image pixels, to which the candidates stage raises every
+        // candidate's (`darkSpeckMaxRadius`).
         let smallestRadius = frame.minRadius * Double(frame.scale)
         let faintStainAsked = !frame.isGreyscale && config.faintStainShare > 0
             && firstCalls.count(where: { $0.0 == .dead }) >= config.faintStainMinDeadCells
