@@ -103,6 +103,9 @@ public struct Frame: Sendable {
     public var minRadius: Double = 1
     public var maxRadius: Double = 2
     public var grid: DetectedGrid?
+    /// Micrometres per image pixel in effect: the registered ruling's, else the configured
+    /// calibration (`PipelineConfig.umPerPixel`); nil: uncalibrated.
+    public var umPerPixel: Double?
     public var candidates: [Candidate] = []
     public var detections: [Detection] = []
     public var count: ChamberCount?

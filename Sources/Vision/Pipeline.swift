@@ -55,7 +55,7 @@ public struct Pipeline: Sendable {
         for f in count.flags where !flags.contains(f) { flags.append(f) }
         return PipelineResult(width: image.width, height: image.height, detections: frame.detections,
                               grid: frame.grid?.result, count: count, focusScore: frame.focusScore,
-                              glareRatio: frame.glareRatio, flags: flags, timings: timings)
+                              glareRatio: frame.glareRatio, flags: flags, timings: timings, umPerPixel: frame.umPerPixel)
     }
 }
 

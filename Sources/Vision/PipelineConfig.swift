@@ -89,6 +89,14 @@ public struct PipelineConfig: Sendable, Equatable {
     /// the Neubauer ruling decides (50, 200, 250 or 1000). 250: the outer large squares'
     /// subdivision.
     public var gridSpacingUm: Double = 250
+    /// The microscope's calibration, micrometres per image pixel, for a view in which no ruling
+    /// is registered (flag "no-grid": at high magnification a view shows too few lines to
+    /// register, and a faint or absent ruling none). With it such a view is calibrated all the
+    /// same (flag "calibration-from-config"): the concentration comes from the density over
+    /// the field ("concentration-from-area") and `sizeFrom = calibration` takes the cell size
+    /// through it. A registered ruling's own calibration always wins. 0 = none: such a view
+    /// stays uncalibrated (totals only).
+    public var umPerPixel: Double = 0
     /// Median block length along a line for grid-line and fibre removal, in multiples of the
     /// largest cell diameter (a cell must cover less than half a block; see `lineMedian`).
     public var lineRemovalLengthDiameters: Double = 4

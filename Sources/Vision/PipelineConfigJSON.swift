@@ -44,6 +44,7 @@ enum ConfigKey {
             .number("gridMinSpacingPx", \.gridMinSpacingPx, 2...100_000),
             .number("gridMaxSpacingPx", \.gridMaxSpacingPx, 2...100_000),
             .number("gridSpacingUm", \.gridSpacingUm, 1...3000),
+            .number("umPerPixel", \.umPerPixel, 0...10_000),
             .number("lineRemovalLengthDiameters", \.lineRemovalLengthDiameters, 0...100),
             .flag("removeFibres", \.removeFibres),
             .flag("additiveCrossings", \.additiveCrossings),

@@ -76,6 +76,10 @@ public struct PipelineResult: Sendable, Equatable {
     public var detections: [Detection]
     /// nil when no grid was visible: the count is then uncalibrated.
     public var grid: GridResult?
+    /// Micrometres per image pixel in effect: the ruling's (`grid`), else the configured
+    /// calibration (`PipelineConfig.umPerPixel`, flag "calibration-from-config"); nil:
+    /// uncalibrated.
+    public var umPerPixel: Double?
     public var count: ChamberCount
     /// Variance of the Laplacian of the luminance.
     public var focusScore: Double
@@ -87,11 +91,14 @@ public struct PipelineResult: Sendable, Equatable {
     public var timings: [StageTiming]
 
     public init(width: Int, height: Int, detections: [Detection], grid: GridResult?, count: ChamberCount,
-                focusScore: Double, glareRatio: Double, flags: [String], timings: [StageTiming]) {
+                focusScore: Double, glareRatio: Double, flags: [String], timings: [StageTiming],
+                umPerPixel: Double? = nil) {
         self.width = width
         self.height = height
         self.detections = detections
         self.grid = grid
+        // (Without an explicit calibration, the ruling's.)
+        self.umPerPixel = umPerPixel ?? grid?.umPerPixel
         self.count = count
         self.focusScore = focusScore
         self.glareRatio = glareRatio

@@ -36,6 +36,8 @@ extension PipelineResult {
         } else {
             object.set("grid", .null)
         }
+        // The calibration in effect: the ruling's, or the configured one without a ruling.
+        object.set("umPerPixel", umPerPixel.map { round($0, 10000) } ?? .null)
         object.set("focusScore", round(focusScore, 1000))
         object.set("glareRatio", round(glareRatio, 1e6))
         object.set("flags", .array(flags.map { .string($0) }))

@@ -2,8 +2,9 @@ import Hemocytometer
 
 /// Stage 7: Neubauer counting. Centres go through the grid's image -> chamber mapping; only
 /// large squares lying entirely inside the image are counted; when none is, the concentration
-/// comes from the density over the calibrated field ("concentration-from-area"). Without a
-/// grid: totals only.
+/// comes from the density over the calibrated field ("concentration-from-area"), the
+/// calibration the ruling's or, without one, the configured `umPerPixel`. Uncalibrated:
+/// totals only.
 struct CountStage: Stage {
     let name = "count"
 
@@ -31,13 +32,13 @@ struct CountStage: Stage {
                                      overcrowdedPerSquare: config.overcrowdedPerSquare,
                                      sparsePerSquare: config.sparsePerSquare)
         var count = countChamber(cells: cells, visibleSquares: visible, settings: settings)
-        // At high magnification no large square is fully in view. With a calibrated grid the
-        // density over the whole field still gives the concentration: cells per mm^2 of chamber
+        // At high magnification no large square is fully in view. Calibrated (by the ruling or
+        // the configuration), the density over the whole field still gives the concentration: cells per mm^2 of chamber
         // (0.1 uL under each mm^2) x 10^4 x dilution. Flagged, since edge cells count fully.
-        if count.concentrationPerML == nil, let grid = frame.grid?.result, grid.umPerPixel > 0,
+        if count.concentrationPerML == nil, let umPerPixel = frame.umPerPixel, umPerPixel > 0,
            let density = fieldDensity(cells: frame.detections.count,
                                       areaMM2: Double(frame.image.width) * Double(frame.image.height)
-                                          * grid.umPerPixel * grid.umPerPixel / 1e6,
+                                          * umPerPixel * umPerPixel / 1e6,
                                       dilution: config.dilution) {
             count.meanPerSquare = density.perSquare
             count.concentrationPerML = density.perML

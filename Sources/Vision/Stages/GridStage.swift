@@ -207,13 +207,15 @@ func refineLineNormals(_ contrast: Plane, degrees starts: [Double]) -> [Double] 
 /// whole view (`registerRulingInView`, `gridRegisterInView`). A view that cannot tell the
 /// spacing takes the configured `gridSpacingUm` ("grid-scale-assumed"); one that repeats
 /// elsewhere in the chamber, or mirrored, gets one of the places it fits ("grid-origin-assumed").
+/// A view with no ruling registered ("no-grid") takes the configured calibration, if any
+/// (`PipelineConfig.umPerPixel`, "calibration-from-config").
 struct GridStage: Stage {
     let name = "grid"
 
     func run(_ frame: inout Frame) throws {
         let config = frame.config
         guard config.gridEnabled, frame.flat.count > 0 else {
-            frame.flag("no-grid")
+            noRuling(&frame)
             return
         }
         let s = Double(frame.scale)
@@ -221,7 +223,7 @@ struct GridStage: Stage {
                                           maxSpacing: config.gridMaxSpacingPx / s,
                                           minPeriodicity: config.gridMinPeriodicity,
                                           minHalfAgreement: config.gridMinHalfAgreement) else {
-            frame.flag("no-grid")
+            noRuling(&frame)
             return
         }
         // Which Neubauer spacing each family's period is and where its lines lie in the chamber
@@ -246,7 +248,7 @@ struct GridStage: Stage {
                                    scaleKnown: false, originKnown: false, score: 0)
         }
         guard let (affine, umPerPixel) = chamberMapping(normals: normals, fits: fits, scale: frame.scale) else {
-            frame.flag("no-grid")
+            noRuling(&frame)
             return
         }
         // A scale the registration assumed still predicts where lines lie on its lattice; where
@@ -269,6 +271,23 @@ struct GridStage: Stage {
                                   tripleHalfWidthUm: tripleHalfWidth)
         if !scaleKnown { frame.flag("grid-scale-assumed") }
         if !fits.allSatisfy(\.originKnown) { frame.flag("grid-origin-assumed") }
+        calibrate(&frame, umPerPixel: umPerPixel)
+    }
+
+    /// No ruling registered: flagged, and calibrated all the same when the configuration gives
+    /// the microscope's calibration (`PipelineConfig.umPerPixel`).
+    private func noRuling(_ frame: inout Frame) {
+        frame.flag("no-grid")
+        guard frame.config.umPerPixel > 0 else { return }
+        frame.flag("calibration-from-config")
+        calibrate(&frame, umPerPixel: frame.config.umPerPixel)
+    }
+
+    /// The calibration in effect, and the cell size range through it with `sizeFrom =
+    /// calibration`.
+    private func calibrate(_ frame: inout Frame, umPerPixel: Double) {
+        frame.umPerPixel = umPerPixel
+        let config = frame.config, s = Double(frame.scale)
         if config.sizeFrom == .calibration {
             frame.minRadius = config.minDiameterUm / 2 / umPerPixel / s
             frame.maxRadius = max(config.maxDiameterUm, config.minDiameterUm) / 2 / umPerPixel / s

@@ -113,7 +113,7 @@ struct CountCommand: ParsableCommand {
                 print(pad((path as NSString).lastPathComponent, 28) + pad("\(c.total)", 7) + pad("\(c.live)", 7)
                       + pad("\(c.dead)", 7) + pad(c.viabilityPercent.map { String(format: "%.1f", $0) } ?? "-", 8)
                       + pad(c.concentrationPerML.map { String(format: "%.3g", $0) } ?? "-", 12)
-                      + pad(result.grid.map { String(format: "%.3f", $0.umPerPixel) } ?? "-", 8)
+                      + pad(result.umPerPixel.map { String(format: "%.3f", $0) } ?? "-", 8)
                       + pad(String(format: "%.1f", totalMs), 8) + result.flags.joined(separator: ","))
                 if let seedingText { print(seedingText) }
                 if let trace { print(trace.text, terminator: "") }
