@@ -67,6 +67,14 @@ public struct PipelineConfig: Sendable, Equatable {
     /// structure across it whose profiles correlate below this (`HalfProfileAgreement`): the
     /// chance periodicity of a few cells in a small view. 0 = off.
     public var gridMinHalfAgreement: Double = 0.3
+    /// In a small view (under 400 working pixels either way) two line families are no ruling
+    /// when neither has a line that shows along this share of its length (`lineContinuity`:
+    /// segments of 8 working pixels standing 2.5 noise deviations above the lower of their
+    /// sides an eighth of a period away): a few cells can make periodic-looking profiles there,
+    /// and one half of the view flat says nothing to `gridMinHalfAgreement`. (One family
+    /// suffices: where the ruled area ends in view, or glare breaks a line, the other's show
+    /// along half.) 0 = off.
+    public var gridMinLineContinuity: Double = 0.6
     /// Refine the registered image -> chamber map, which is affine, to a homography from where
     /// the ruling's lines lie in tiles of the view (`perspectiveRefined`), for a chamber
     /// photographed a little off square; kept only when it fits the lines better (the

@@ -39,6 +39,7 @@ enum ConfigKey {
             .flag("gridEnabled", \.gridEnabled),
             .number("gridMinPeriodicity", \.gridMinPeriodicity, 0...1),
             .number("gridMinHalfAgreement", \.gridMinHalfAgreement, 0...1),
+            .number("gridMinLineContinuity", \.gridMinLineContinuity, 0...1),
             .flag("gridPerspective", \.gridPerspective),
             .flag("gridRegisterInView", \.gridRegisterInView),
             .number("gridMinSpacingPx", \.gridMinSpacingPx, 2...100_000),

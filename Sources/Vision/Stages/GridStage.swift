@@ -10,9 +10,12 @@ import Hemocytometer
 ///   - minPeriodicity: smallest autocorrelation peak (0 ... 1) accepted for each family.
 ///   - minHalfAgreement: a family whose profile shows structure in both halves of the view
 ///     correlating below this is not a ruling (`HalfProfileAgreement`); 0 = no such test.
+///   - minLineContinuity: in a view smaller than `RulingFamilies.largeView`, two families
+///     neither of whose lines shows along this share of its length are no ruling
+///     (`lineContinuity`); 0 = no such test.
 /// - Returns: nil when either family is missing, not periodic, or contradicted by the halves.
 public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
-                            minPeriodicity: Double, minHalfAgreement: Double = 0)
+                            minPeriodicity: Double, minHalfAgreement: Double = 0, minLineContinuity: Double = 0)
     -> (angles: [Double], spacings: [Double], phases: [Double], strengths: [Double], profiles: [RulingFamilyProfile])? {
     guard flat.width >= 16, flat.height >= 16 else { return nil }
     // Lines of either polarity are peaks of the absolute contrast.
@@ -24,7 +27,8 @@ public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
     // cells; the projection periodicity below is the real test.
     let small = downsample(contrast, factor: 2)
     let families = RulingFamilies(contrast: contrast, small: small, minSpacing: minSpacing, maxSpacing: maxSpacing,
-                                  minPeriodicity: minPeriodicity, minHalfAgreement: minHalfAgreement)
+                                  minPeriodicity: minPeriodicity, minHalfAgreement: minHalfAgreement,
+                                  minLineContinuity: minLineContinuity)
     let large = min(flat.width, flat.height) >= RulingFamilies.largeView
     if let found = families.find(startingAt: [peaks.first, peaks.second], partialViews: large) { return found }
     // A faint ruling over part of the view: its gradients are outnumbered by the cells', and
@@ -45,6 +49,7 @@ private struct RulingFamilies {
     let contrast: Plane
     let small: Plane
     let minSpacing: Double, maxSpacing: Double, minPeriodicity: Double, minHalfAgreement: Double
+    let minLineContinuity: Double
     /// The smallest large view (working pixels, either side). Only a large view is searched
     /// over every direction and over half profiles: on smaller ones the sharpest of 180
     /// directions is often a chance alignment of cells (43 of the 246 crops of 220 px in
@@ -100,6 +105,16 @@ private struct RulingFamilies {
             phases.append(origin + p.phase)
             strengths.append(p.strength)
             profiles.append(RulingFamilyProfile(profile: profile, origin: origin, period: p.period, phase: p.phase))
+        }
+        // A small view's chance periodicity of a few cells: neither family has a line that runs
+        // through the view. (One family may: where the ruled area ends in view, or glare breaks
+        // a line, the other's lines run through half of it; and in large views a dense clump or
+        // a faint ruling breaks real lines up as much as cells make them.)
+        if minLineContinuity > 0, min(contrast.width, contrast.height) < Self.largeView {
+            let continuities = (0..<2).compactMap { k in
+                lineContinuity(contrast, normalAngle: angles[k] - .pi / 2, period: spacings[k], phase: phases[k])
+            }
+            if let best = continuities.max(), best < minLineContinuity { return nil }
         }
         // Order: the family whose lines run closest to horizontal first.
         if abs(cos(angles[0])) < abs(cos(angles[1])) {
@@ -222,7 +237,8 @@ struct GridStage: Stage {
         guard let lines = detectGridLines(flat: frame.flat, minSpacing: config.gridMinSpacingPx / s,
                                           maxSpacing: config.gridMaxSpacingPx / s,
                                           minPeriodicity: config.gridMinPeriodicity,
-                                          minHalfAgreement: config.gridMinHalfAgreement) else {
+                                          minHalfAgreement: config.gridMinHalfAgreement,
+                                          minLineContinuity: config.gridMinLineContinuity) else {
             noRuling(&frame)
             return
         }
