@@ -8,16 +8,13 @@ import Imaging
 struct AppearanceReferenceTests {
     /// The measurement as first written: every sample of the window tested against each zone.
     static func referenceAppearance(_ image: Image, x: Double, y: Double, r: Double) -> CellAppearance {
-        let w = image.width, h = image.height
-        let step = max(1, Int(r / 6))
-        let outer = 2.2 * r
-        let x0 = max(0, Int((x - outer).rounded(.down))), x1 = min(w - 1, Int((x + outer).rounded(.up)))
-        let y0 = max(0, Int((y - outer).rounded(.down))), y1 = min(h - 1, Int((y + outer).rounded(.up)))
+        let w = image.width
+        // (The window and zones are the measurement's own; the per-sample tests are the reference.)
+        let z = AppearanceZones(image, x: x, y: y, r: r)
+        let (step, x0, x1, y0, y1, ri2, rc2, rr2, ra2, rb2) = (z.step, z.x0, z.x1, z.y0, z.y1, z.ri2, z.rc2, z.rr2, z.ra2, z.rb2)
         var inner = (r: 0.0, g: 0.0, b: 0.0, lum: 0.0, n: 0.0)
         var ring = (r: 0.0, g: 0.0, b: 0.0, lum: 0.0, n: 0.0)
         var centreMax = 0.0, centreSum = 0.0, centreCount = 0.0, rimSum = 0.0, rimCount = 0.0
-        let ri2 = (0.6 * r) * (0.6 * r), rc2 = max(1, (0.35 * r) * (0.35 * r)), rr2 = (1.1 * r) * (1.1 * r)
-        let ra2 = (1.5 * r) * (1.5 * r), rb2 = outer * outer
         guard x0 <= x1, y0 <= y1 else { return CellAppearance(hueDeg: 0, saturation: 0, interiorContrast: 0, centreContrast: 0) }
         for (row, yy) in stride(from: y0, through: y1, by: step).enumerated() {
             let dy = Double(yy) - y

@@ -40,16 +40,13 @@ public struct CellAppearance: Sendable, Equatable {
 /// - Parameters:
 ///   - x, y, r: candidate centre and radius, image pixels.
 public func measureAppearance(_ image: Image, x: Double, y: Double, r: Double) -> CellAppearance {
-    let w = image.width, h = image.height
-    let step = max(1, Int(r / 6))
-    let outer = 2.2 * r
-    let x0 = max(0, Int((x - outer).rounded(.down))), x1 = min(w - 1, Int((x + outer).rounded(.up)))
-    let y0 = max(0, Int((y - outer).rounded(.down))), y1 = min(h - 1, Int((y + outer).rounded(.up)))
+    let w = image.width
+    let zones = AppearanceZones(image, x: x, y: y, r: r)
+    let (step, x0, x1, y0, y1) = (zones.step, zones.x0, zones.x1, zones.y0, zones.y1)
+    let (ri2, rc2, rr2, ra2, rb2) = (zones.ri2, zones.rc2, zones.rr2, zones.ra2, zones.rb2)
     var inner = (r: 0.0, g: 0.0, b: 0.0, lum: 0.0, n: 0.0)
     var ring = (r: 0.0, g: 0.0, b: 0.0, lum: 0.0, n: 0.0)
     var centreMax = 0.0, centreSum = 0.0, centreCount = 0.0, rimSum = 0.0, rimCount = 0.0
-    let ri2 = (0.6 * r) * (0.6 * r), rc2 = max(1, (0.35 * r) * (0.35 * r)), rr2 = (1.1 * r) * (1.1 * r)
-    let ra2 = (1.5 * r) * (1.5 * r), rb2 = outer * outer
     guard x0 <= x1, y0 <= y1 else { return CellAppearance(hueDeg: 0, saturation: 0, interiorContrast: 0, centreContrast: 0) }
     // Along a row d2 = dx * dx + dy * dy falls, then rises (it grows with |dx|, in floating
     // point too), so the samples with d2 at or below any level are one run: each zone is one
@@ -133,6 +130,30 @@ public func measureAppearance(_ image: Image, x: Double, y: Double, r: Double) -
     }
     return appearance(inner: inner, ring: ring, centreMax: centreMax, centreSum: centreSum, centreCount: centreCount,
                       rimSum: rimSum, rimCount: rimCount)
+}
+
+/// The window and the zones of a measurement (`measureAppearance`): the lattice's step and
+/// inclusive pixel bounds (empty when `x0 > x1` or `y0 > y1`), and the squared radii of the
+/// interior (0.6 r), centre (0.35 r, at least 1 px), rim (1.1 r) and background annulus
+/// (1.5 r ... 2.2 r).
+struct AppearanceZones {
+    let step: Int
+    let x0: Int, x1: Int, y0: Int, y1: Int
+    let ri2: Double, rc2: Double, rr2: Double, ra2: Double, rb2: Double
+
+    init(_ image: Image, x: Double, y: Double, r: Double) {
+        step = max(1, Int(r / 6))
+        let outer = 2.2 * r
+        x0 = max(0, Int((x - outer).rounded(.down)))
+        x1 = min(image.width - 1, Int((x + outer).rounded(.up)))
+        y0 = max(0, Int((y - outer).rounded(.down)))
+        y1 = min(image.height - 1, Int((y + outer).rounded(.up)))
+        ri2 = (0.6 * r) * (0.6 * r)
+        rc2 = max(1, (0.35 * r) * (0.35 * r))
+        rr2 = (1.1 * r) * (1.1 * r)
+        ra2 = (1.5 * r) * (1.5 * r)
+        rb2 = outer * outer
+    }
 }
 
 /// Sums of linear red, green, blue and luminance over a zone's samples, and their number.
