@@ -17,7 +17,8 @@ import Foundation
 ///   - period, phase: line spacing and the normal coordinate (`x cos + y sin`) of one line,
 ///     pixels of `contrast`.
 ///   - segment: samples (pixels along the line) per segment.
-/// - Returns: nil when no line of the family has four whole segments in view.
+/// - Returns: nil when no line of the family has four whole segments in view, or fewer than
+///   four segments have both sides in view (no noise to judge by).
 func lineContinuity(_ contrast: Plane, normalAngle: Double, period: Double, phase: Double,
                     segment: Int = 8) -> Double? {
     let w = contrast.width, h = contrast.height
@@ -37,9 +38,9 @@ func lineContinuity(_ contrast: Plane, normalAngle: Double, period: Double, phas
             return d[yi * w + xi]
         }
         // Per line and segment: the line's mean over the lower of its sides' means (a cell
-        // beside the line raises one side, not both); over the family,
-        // where both sides are in view, the difference between the sides' means, whose spread
-        // is the noise the excesses are judged against.
+        // beside the line raises one side, not both); over the family, where both sides are in
+        // view, the difference between the sides' means, whose spread is the noise the excesses
+        // are judged against.
         var lines: [[Double]] = [], sideDifferences: [Double] = []
         var k = ((tLow - phase) / period).rounded(.up)
         while phase + k * period <= tHigh {
@@ -52,7 +53,7 @@ func lineContinuity(_ contrast: Plane, normalAngle: Double, period: Double, phas
                 defer { u += 1 }
                 let x = t * c - u * s, y = t * s + u * c
                 // The line a pixel either way (a period's rounding, a turned ruling's drift), and
-                // the sides the same way, so that noise alone leaves no excess.
+                // the sides read the same way, so that noise makes no difference between them.
                 func across(_ offset: Double) -> Float? {
                     [offset - 1, offset, offset + 1].compactMap { sample(x + $0 * c, y + $0 * s) }.max()
                 }
