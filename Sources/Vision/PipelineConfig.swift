@@ -689,3 +689,22 @@ public struct PipelineConfig: Sendable, Equatable {
 
     public init() {}
 }
+
+extension PipelineConfig {
+    /// The cell radius range, image pixels, known before any ruling is looked for: through the
+    /// configured calibration (`umPerPixel`) with `sizeFrom = calibration`, so that the working
+    /// scale is chosen for it; otherwise `minRadiusPx ... maxRadiusPx`. (A registered ruling's
+    /// calibration replaces it in the grid stage, at the working scale already chosen.)
+    var radiusRangeBeforeRulingPx: (min: Double, max: Double) {
+        guard sizeFrom == .calibration, umPerPixel > 0 else { return (minRadiusPx, max(maxRadiusPx, minRadiusPx)) }
+        return calibratedRadiusRangePx(umPerPixel: umPerPixel)
+    }
+
+    /// The cell diameter range (`minDiameterUm ... maxDiameterUm`) as radii, image pixels, at a
+    /// calibration, held to the range the pixel keys accept (0.5 ... 2000 px): an implausible
+    /// calibration must not ask for blurs and windows larger than any image.
+    func calibratedRadiusRangePx(umPerPixel: Double) -> (min: Double, max: Double) {
+        func held(_ r: Double) -> Double { r.isFinite ? min(max(r, 0.5), 2000) : 2000 }
+        return (held(minDiameterUm / 2 / umPerPixel), held(max(maxDiameterUm, minDiameterUm) / 2 / umPerPixel))
+    }
+}

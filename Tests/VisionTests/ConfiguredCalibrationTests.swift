@@ -78,6 +78,29 @@ struct ConfiguredCalibrationTests {
         #expect(try detections(umPerPixel: 0.25) == 0)
     }
 
+    /// The working scale is chosen for the calibrated size (it is known before any ruling is
+    /// looked for), and a calibration that makes cells larger than any image, or smaller than a
+    /// pixel, is held to the radii the pixel keys accept: a valid result, not an allocation of
+    /// a blur hundreds of gigabytes large (as 1e-6 µm/px once asked for).
+    @Test func theCalibratedSizeSetsTheWorkingScaleWithinLimits() throws {
+        var config = Self.config(umPerPixel: 0.25)
+        config.sizeFrom = .calibration
+        config.minDiameterUm = 20
+        config.maxDiameterUm = 40
+        #expect(config.radiusRangeBeforeRulingPx == (min: 40, max: 80))
+        #expect(workingScale(minRadiusPx: config.radiusRangeBeforeRulingPx.min,
+                             minWorkingRadius: config.minWorkingRadiusPx, explicit: 0) == 16)
+        config.sizeFrom = .pixels
+        #expect(config.radiusRangeBeforeRulingPx == (min: 6, max: 10))
+        config.sizeFrom = .calibration
+        for (umPerPixel, expected) in [(1e-6, (min: 2000.0, max: 2000.0)), (1e4, (min: 0.5, max: 0.5))] {
+            config.umPerPixel = umPerPixel
+            #expect(config.radiusRangeBeforeRulingPx == expected)
+            let result = try Pipeline(config: config).run(Self.image)
+            #expect(result.umPerPixel == umPerPixel && result.timings.count == 7)
+        }
+    }
+
     @Test func isAConfigurationKey() throws {
         try expectConfigurationKey("umPerPixel", off: "0.5", reads: 0.5, through: \.umPerPixel, defaultText: "0.0",
                                    invalid: "-1")

@@ -305,8 +305,9 @@ struct GridStage: Stage {
         frame.umPerPixel = umPerPixel
         let config = frame.config, s = Double(frame.scale)
         if config.sizeFrom == .calibration {
-            frame.minRadius = config.minDiameterUm / 2 / umPerPixel / s
-            frame.maxRadius = max(config.maxDiameterUm, config.minDiameterUm) / 2 / umPerPixel / s
+            let radii = config.calibratedRadiusRangePx(umPerPixel: umPerPixel)
+            frame.minRadius = radii.min / s
+            frame.maxRadius = radii.max / s
         }
     }
 }

@@ -27,11 +27,12 @@ struct NormalizeStage: Stage {
     func run(_ frame: inout Frame) throws {
         let config = frame.config
         let image = frame.image
-        let f = workingScale(minRadiusPx: config.minRadiusPx, minWorkingRadius: config.minWorkingRadiusPx,
+        let radii = config.radiusRangeBeforeRulingPx
+        let f = workingScale(minRadiusPx: radii.min, minWorkingRadius: config.minWorkingRadiusPx,
                              explicit: config.workingScale)
         frame.scale = f
-        frame.minRadius = config.minRadiusPx / Double(f)
-        frame.maxRadius = max(config.maxRadiusPx, config.minRadiusPx) / Double(f)
+        frame.minRadius = radii.min / Double(f)
+        frame.maxRadius = radii.max / Double(f)
         guard image.width > 0, image.height > 0 else {
             frame.flag("empty-image")
             return
