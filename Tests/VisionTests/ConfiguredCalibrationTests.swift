@@ -81,7 +81,7 @@ struct ConfiguredCalibrationTests {
     /// The working scale is chosen for the calibrated size (it is known before any ruling is
     /// looked for), and a calibration that makes cells larger than any image, or smaller than a
     /// pixel, is held to the radii the pixel keys accept: a valid result, not an allocation of
-    /// a blur hundreds of gigabytes large (as 1e-6 µm/px once asked for).
+    /// a block median hundreds of gigabytes large (as 1e-6 µm/px asks for without the limit).
     @Test func theCalibratedSizeSetsTheWorkingScaleWithinLimits() throws {
         var config = Self.config(umPerPixel: 0.25)
         config.sizeFrom = .calibration
