@@ -33,8 +33,9 @@ struct CountStage: Stage {
                                      sparsePerSquare: config.sparsePerSquare)
         var count = countChamber(cells: cells, visibleSquares: visible, settings: settings)
         // At high magnification no large square is fully in view. Calibrated (by the ruling or
-        // the configuration), the density over the whole field still gives the concentration: cells per mm^2 of chamber
-        // (0.1 uL under each mm^2) x 10^4 x dilution. Flagged, since edge cells count fully.
+        // the configuration), the density over the whole field still gives the concentration:
+        // cells per mm^2 of chamber (0.1 uL under each mm^2) x 10^4 x dilution. Flagged, since
+        // edge cells count fully.
         if count.concentrationPerML == nil, let umPerPixel = frame.umPerPixel, umPerPixel > 0,
            let density = fieldDensity(cells: frame.detections.count,
                                       areaMM2: Double(frame.image.width) * Double(frame.image.height)
