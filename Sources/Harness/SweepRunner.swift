@@ -166,7 +166,6 @@ private func copyStageOutputs(from source: Frame, to frame: inout Frame) {
     frame.minRadius = source.minRadius
     frame.maxRadius = source.maxRadius
     frame.grid = source.grid
-    frame.umPerPixel = source.umPerPixel
     frame.candidates = source.candidates
     frame.detections = source.detections
     frame.count = source.count

@@ -103,9 +103,6 @@ public struct Frame: Sendable {
     public var minRadius: Double = 1
     public var maxRadius: Double = 2
     public var grid: DetectedGrid?
-    /// Micrometres per image pixel in effect: the registered ruling's, else the configured
-    /// calibration (`PipelineConfig.umPerPixel`); nil: uncalibrated.
-    public var umPerPixel: Double?
     public var candidates: [Candidate] = []
     public var detections: [Detection] = []
     public var count: ChamberCount?
@@ -119,6 +116,12 @@ public struct Frame: Sendable {
     public init(image: Image, config: PipelineConfig) {
         self.image = image
         self.config = config
+    }
+
+    /// Micrometres per image pixel in effect: the registered ruling's, else the configured
+    /// calibration (`PipelineConfig.umPerPixel`); nil: uncalibrated.
+    public var umPerPixel: Double? {
+        grid?.result.umPerPixel ?? (config.umPerPixel > 0 ? config.umPerPixel : nil)
     }
 
     /// Appends a quality flag once.

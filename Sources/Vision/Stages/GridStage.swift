@@ -112,7 +112,7 @@ private struct RulingFamilies {
         // a faint ruling breaks real lines up as much as cells make them.)
         if minLineContinuity > 0, min(contrast.width, contrast.height) < Self.largeView {
             let continuities = (0..<2).compactMap { k in
-                lineContinuity(contrast, normalAngle: angles[k] - .pi / 2, period: spacings[k], phase: phases[k])
+                lineContinuity(contrast, normalAngle: normals[k], period: spacings[k], phase: phases[k])
             }
             if let best = continuities.max(), best < minLineContinuity { return nil }
         }
@@ -287,27 +287,18 @@ struct GridStage: Stage {
                                   tripleHalfWidthUm: tripleHalfWidth)
         if !scaleKnown { frame.flag("grid-scale-assumed") }
         if !fits.allSatisfy(\.originKnown) { frame.flag("grid-origin-assumed") }
-        calibrate(&frame, umPerPixel: umPerPixel)
-    }
-
-    /// No ruling registered: flagged, and calibrated all the same when the configuration gives
-    /// the microscope's calibration (`PipelineConfig.umPerPixel`).
-    private func noRuling(_ frame: inout Frame) {
-        frame.flag("no-grid")
-        guard frame.config.umPerPixel > 0 else { return }
-        frame.flag("calibration-from-config")
-        calibrate(&frame, umPerPixel: frame.config.umPerPixel)
-    }
-
-    /// The calibration in effect, and the cell size range through it with `sizeFrom =
-    /// calibration`.
-    private func calibrate(_ frame: inout Frame, umPerPixel: Double) {
-        frame.umPerPixel = umPerPixel
-        let config = frame.config, s = Double(frame.scale)
         if config.sizeFrom == .calibration {
             let radii = config.calibratedRadiusRangePx(umPerPixel: umPerPixel)
             frame.minRadius = radii.min / s
             frame.maxRadius = radii.max / s
         }
+    }
+
+    /// No ruling registered: flagged, and calibrated all the same when the configuration gives
+    /// the microscope's calibration (`Frame.umPerPixel` reads it; the normalize stage already
+    /// took the cell size range through it, `radiusRangeBeforeRulingPx`).
+    private func noRuling(_ frame: inout Frame) {
+        frame.flag("no-grid")
+        if frame.config.umPerPixel > 0 { frame.flag("calibration-from-config") }
     }
 }
