@@ -360,6 +360,19 @@ public struct PipelineConfig: Sendable, Equatable {
     /// registration misplaces the triple lines. (Thirtieth session: the fourth generator's
     /// three draws 7, 0 and 8 false detections fewer for one cell; no other set moved.)
     public var strokeGapsAtJunctions: Bool = true
+    /// The stroke-gap test (`strokeGapRadii`) asked again at full resolution of the candidates
+    /// it keeps: dropped when, across both ruling directions, strokes stand this far (log grey)
+    /// off the background on each side within its reach and at most half as far at its centre
+    /// (`strokeProfile`: per offset, the 20th and 80th percentiles along a line four radii each
+    /// way, so that a line must run the whole stretch and a row of cells does not; unless its
+    /// disc shows on the stain map). Strokes a few µm apart lie two or three working pixels
+    /// apart, where the working planes blur them into one band, and faint strokes stay below
+    /// `crossingLineContrast` there. Asked only where the line map shows lines on both sides
+    /// across both directions. (Thirty-fourth session: the fourth generator's seed-2 draw
+    /// 0.9295 -> 0.9334, 48 -> 15 false detections on its tilted, misregistered central view;
+    /// `cellqa synth` 1 and 3 false detections fewer, the independent default draw one cell
+    /// fewer, no other set moved; +1.2 % of a `standard` image's instructions.) 0 = off.
+    public var fineStrokeGapContrast: Double = 0.04
     /// Where the ruling is mapped to the chamber, a candidate is dropped when at least
     /// `rulingCopyMatches` copies of its window one ruling period away (50, 200 or 250 µm
     /// along either ruling direction, aligned within 2 px) match it with a residual below this

@@ -92,6 +92,7 @@ enum ConfigKey {
             .flag("tripleCrossingBetweenStrokes", \.tripleCrossingBetweenStrokes),
             .number("strokeGapRadii", \.strokeGapRadii, 0...10),
             .flag("strokeGapsAtJunctions", \.strokeGapsAtJunctions),
+            .number("fineStrokeGapContrast", \.fineStrokeGapContrast, 0...10),
             .number("lineShiftRatio", \.lineShiftRatio, 0...1000),
             .number("keepUnvotedCoverage", \.keepUnvotedCoverage, 0...1),
             .flag("unvotedRetest", \.unvotedRetest),

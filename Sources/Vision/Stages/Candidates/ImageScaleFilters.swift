@@ -123,19 +123,38 @@ extension CandidateMaps {
     }
 
     /// The candidates not centred in a gap between ruling strokes narrower than a cell
-    /// (`strokeGapRadii`); nil when the filter does not run (off, or fewer than two ruling
-    /// directions).
+    /// (`strokeGapRadii`), asked on the working planes and then, of those they keep, at full
+    /// resolution (`fineStrokeGapContrast`); nil when the filter does not run (off, or fewer
+    /// than two ruling directions).
     func strokeGapsFiltered(_ found: [Candidate]) -> [Candidate]? {
         guard config.strokeGapRadii > 0, rulingAngles.count >= 2 else { return nil }
         let level = Float(config.crossingLineContrast)
         let directions = rulingAngles.prefix(2).map { (angle: $0, nx: -sin($0), ny: cos($0)) }
-        /// Whether `value` (by offset across a direction) is at least `level` within `reach`
-        /// on each side and at most half the weaker side's at 0.
-        func isGap(reach: Int, level: Float, _ value: (Int) -> Float) -> Bool {
-            let sides = min((1...reach).map { value(-$0) }.max()!, (1...reach).map(value).max()!)
-            return sides >= level && value(0) <= 0.5 * sides
+        /// The same question at full resolution (image pixels), where strokes a few µm apart
+        /// stand apart: between strokes across both directions (`strokeProfile`, the middle of
+        /// the candidate's own disc left out of each line).
+        func inFineGap(_ c: Candidate) -> Bool {
+            let level = Float(config.fineStrokeGapContrast)
+            let reach = Int(config.strokeGapRadii * c.r), halfLength = Int(4 * c.r)
+            guard level > 0, reach >= 2 else { return false }
+            // Strokes that stand out at full resolution show on the line map too, if blurred:
+            // unless it shows lines on both sides within the reach across both directions
+            // (most candidates have none, or one line beside them), no profile is taken.
+            let w = toWorking(c), workingReach = config.strokeGapRadii * w.r
+            func showsLine(_ d: (angle: Double, nx: Double, ny: Double), side: Double) -> Bool {
+                stride(from: 1, through: workingReach, by: 1).contains { o in
+                    separated.lines.bilinear(w.x + side * o * d.nx, w.y + side * o * d.ny) >= 0.5 * level
+                }
+            }
+            guard directions.allSatisfy({ showsLine($0, side: -1) && showsLine($0, side: 1) }) else { return false }
+            for d in directions {
+                guard let profile = strokeProfile(image, x: c.x, y: c.y, angle: d.angle, reach: reach,
+                                                  halfLength: halfLength, skipping: Int(0.5 * c.r)),
+                      isGap(reach: reach, level: level, { profile[$0 + reach] }) else { return false }
+            }
+            return !showsStainedDisc(w)
         }
-        return found.filter { c in
+        func keptAtWorkingScale(_ c: Candidate) -> Bool {
             let w = toWorking(c)
             let reach = Int(config.strokeGapRadii * w.r)
             guard reach >= 2 else { return true }
@@ -162,6 +181,7 @@ extension CandidateMaps {
             }) { return true }
             return showsStainedDisc(w)
         }
+        return found.filter { c in keptAtWorkingScale(c) && !inFineGap(c) }
     }
 
     /// Whether a working-scale candidate's disc shows on the stain map (a dead cell, whatever
