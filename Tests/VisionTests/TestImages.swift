@@ -175,6 +175,18 @@ func detectionsWithAndWithout(_ path: String, base: PipelineConfig = PipelineCon
     return (try Pipeline(config: base).run(image).detections, try Pipeline(config: changed).run(image).detections)
 }
 
+/// What switching one rule off (`off`) adds to the image at `path`: exactly one detection near
+/// each of `positions` (within `tolerance` px, image pixels), and nothing else changes.
+func expectDropsOnly(_ path: String, _ positions: [(Double, Double)], within tolerance: Double,
+                     base: PipelineConfig = PipelineConfig(), off: (inout PipelineConfig) -> Void,
+                     sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let (with, without) = try detectionsWithAndWithout(path, base: base, change: off)
+    func dropped(_ d: Detection) -> Bool { positions.contains { isNear(d, $0.0, $0.1, within: tolerance) } }
+    #expect(without.filter(dropped).count == positions.count,
+            "not detected without the rule: the case no longer arises", sourceLocation: sourceLocation)
+    #expect(with == without.filter { !dropped($0) }, sourceLocation: sourceLocation)
+}
+
 /// One Golden run with the default configuration and again with one setting changed (`off`):
 /// the detections of each, and how many of each match a labelled cell within `tolerance` px.
 struct SwitchedGoldenRun {
