@@ -368,10 +368,11 @@ public struct PipelineConfig: Sendable, Equatable {
     /// disc shows on the stain map). Strokes a few µm apart lie two or three working pixels
     /// apart, where the working planes blur them into one band, and faint strokes stay below
     /// `crossingLineContrast` there. Asked only where the line map shows lines on both sides
-    /// across both directions. (Thirty-fourth session: the fourth generator's seed-2 draw
-    /// 0.9295 -> 0.9334, 48 -> 15 false detections on its tilted, misregistered central view;
-    /// `cellqa synth` 1 and 3 false detections fewer, the independent default draw one cell
-    /// fewer, no other set moved; +1.2 % of a `standard` image's instructions.) 0 = off.
+    /// across both directions, above the map at the centre. (Thirty-fourth session: the
+    /// fourth generator's seed-2 draw 0.9295 -> 0.9334, 48 -> 15 false detections on its
+    /// tilted, misregistered central view; `cellqa synth` q60 3 false detections fewer; no
+    /// other set moved; +0.3 % of a `standard` image's instructions, +0.4 % of a `dense` one's.)
+    /// 0 = off.
     public var fineStrokeGapContrast: Double = 0.04
     /// Where the ruling is mapped to the chamber, a candidate is dropped when at least
     /// `rulingCopyMatches` copies of its window one ruling period away (50, 200 or 250 µm

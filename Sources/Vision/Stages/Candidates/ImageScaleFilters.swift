@@ -138,12 +138,15 @@ extension CandidateMaps {
             let reach = Int(config.strokeGapRadii * c.r), halfLength = Int(4 * c.r)
             guard level > 0, reach >= 2 else { return false }
             // Strokes that stand out at full resolution show on the line map too, if blurred:
-            // unless it shows lines on both sides within the reach across both directions
-            // (most candidates have none, or one line beside them), no profile is taken.
+            // unless it shows lines on both sides within the reach across both directions,
+            // each above the map at the centre (most candidates have none, or one line beside
+            // them, or lie on a line), no profile is taken.
             let w = toWorking(c), workingReach = config.strokeGapRadii * w.r
+            let centre = separated.lines.bilinear(w.x, w.y)
             func showsLine(_ d: (angle: Double, nx: Double, ny: Double), side: Double) -> Bool {
                 stride(from: 1, through: workingReach, by: 1).contains { o in
-                    separated.lines.bilinear(w.x + side * o * d.nx, w.y + side * o * d.ny) >= 0.5 * level
+                    let v = separated.lines.bilinear(w.x + side * o * d.nx, w.y + side * o * d.ny)
+                    return v >= 0.5 * level && v > centre
                 }
             }
             guard directions.allSatisfy({ showsLine($0, side: -1) && showsLine($0, side: 1) }) else { return false }
