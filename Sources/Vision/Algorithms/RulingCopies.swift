@@ -31,10 +31,6 @@ struct RulingCopies {
     /// (offline, with the window at 1.25 radii).
     static let searchBelow: Float = 0.45
 
-    /// Log grey (R + 2G + B, 0 ... 1020) of every value: contrast in ratios, as the
-    /// illumination scales the light.
-    private static let logGrey: [Float] = (0...1020).map { log(Float($0) + 16) }
-
     private let image: Image
     private let toChamber: Homography
     private let toImage: Homography
@@ -186,7 +182,7 @@ struct RulingCopies {
         let side = 2 * half + 1, width = image.width
         return [Float](unsafeUninitializedCapacity: side * side) { out, count in
             image.pixels.withUnsafeBufferPointer { px in
-                Self.logGrey.withUnsafeBufferPointer { table in
+                logGreyTable.withUnsafeBufferPointer { table in
                     for row in 0..<side {
                         var p = ((y - half + row) * width + x - half) * 3
                         for column in 0..<side {
@@ -204,7 +200,7 @@ struct RulingCopies {
     private func logGrey(at: [Int], x: Int, y: Int) -> [Float] {
         let origin = y * image.width + x
         return image.pixels.withUnsafeBufferPointer { px in
-            Self.logGrey.withUnsafeBufferPointer { table in
+            logGreyTable.withUnsafeBufferPointer { table in
                 at.map { offset in
                     logGreyOfPixel(px, at: (origin &+ offset) &* 3, table: table)
                 }
@@ -219,7 +215,7 @@ struct RulingCopies {
         let origin = y * image.width + x
         var sum: Float = 0
         image.pixels.withUnsafeBufferPointer { px in
-            Self.logGrey.withUnsafeBufferPointer { table in
+            logGreyTable.withUnsafeBufferPointer { table in
                 values.withUnsafeBufferPointer { v in
                     at.withUnsafeBufferPointer { offsets in
                         scratch.withUnsafeMutableBufferPointer { d in
@@ -234,12 +230,6 @@ struct RulingCopies {
         }
         return meanDeviation(scratch, count: values.count, sum: sum)
     }
-}
-
-/// `RulingCopies.logGrey` of the pixel whose red sample is at `p` in interleaved RGB `px`.
-@inline(__always)
-private func logGreyOfPixel(_ px: UnsafeBufferPointer<UInt8>, at p: Int, table: UnsafeBufferPointer<Float>) -> Float {
-    table[Int(px[p]) &+ 2 &* Int(px[p &+ 1]) &+ Int(px[p &+ 2])]
 }
 
 /// Mean absolute deviation from their mean of the first `count` values (summing to `sum`).

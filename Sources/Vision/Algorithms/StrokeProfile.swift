@@ -45,14 +45,13 @@ func strokeProfile(_ image: Image, x: Double, y: Double, angle: Double, reach: I
     var lows = medians, highs = medians
     withUnsafeTemporaryAllocation(of: Float.self, capacity: samples) { stretch in
         image.pixels.withUnsafeBufferPointer { px in
-            strokeLogGrey.withUnsafeBufferPointer { table in
+            logGreyTable.withUnsafeBufferPointer { table in
                 for o in -reach...reach {
                     let cx = x + Double(o) * nx + 0.5, cy = y + Double(o) * ny + 0.5
                     // Each sample, both ways along the line, inserted in order.
                     var n = 0
                     func insert(_ t: Double) {
-                        let p = (Int(cy + t * dy) * width + Int(cx + t * dx)) * 3
-                        let v = table[Int(px[p]) + 2 * Int(px[p + 1]) + Int(px[p + 2])]
+                        let v = logGreyOfPixel(px, at: (Int(cy + t * dy) * width + Int(cx + t * dx)) * 3, table: table)
                         var i = n
                         while i > 0 && stretch[i - 1] > v {
                             stretch[i] = stretch[i - 1]
@@ -84,6 +83,3 @@ func isGap(reach: Int, level: Float, _ value: (Int) -> Float) -> Bool {
     let sides = min((1...reach).map { value(-$0) }.max()!, (1...reach).map(value).max()!)
     return sides >= level && value(0) <= 0.5 * sides
 }
-
-/// Log of grey (R + 2G + B, 0 ... 1020) plus 16, by value.
-private let strokeLogGrey: [Float] = (0...1020).map { log(Float($0) + 16) }
