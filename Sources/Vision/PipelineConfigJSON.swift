@@ -90,6 +90,7 @@ enum ConfigKey {
             .number("rulingCopySingleResidual", \.rulingCopySingleResidual, 0...10),
             .flag("tripleWidthMeasured", \.tripleWidthMeasured),
             .flag("tripleCrossingBetweenStrokes", \.tripleCrossingBetweenStrokes),
+            .flag("tripleCrossingAtBorder", \.tripleCrossingAtBorder),
             .number("strokeGapRadii", \.strokeGapRadii, 0...10),
             .flag("strokeGapsAtJunctions", \.strokeGapsAtJunctions),
             .number("fineStrokeGapContrast", \.fineStrokeGapContrast, 0...10),

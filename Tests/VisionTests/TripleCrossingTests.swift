@@ -120,6 +120,51 @@ struct TripleCrossingTests {
         #expect(with == without.filter { !onSquare($0) })
     }
 
+    /// Where a triple line ends at another, as it does at the ruled area's border line, its
+    /// two halves together hold as many samples off the line as on it: only the stronger half
+    /// shows it (`oneSided`). Open background and a single line alone stay no crossing.
+    @Test func aLineThatEndsCountsByItsStrongerHalf() {
+        let plane = Self.wideStrokes(), angles = [0.0, Double.pi / 2]
+        for (x, y) in [(100.0, 103.0), (100, 97), (100, 100)] {
+            #expect(!isOnCrossing(plane, x: x, y: y, angles: angles, halfLength: 20, level: 0.24, reach: 8), "(\(x), \(y))")
+            #expect(isOnCrossing(plane, x: x, y: y, angles: angles, halfLength: 20, level: 0.24, reach: 8, oneSided: true),
+                    "(\(x), \(y))")
+        }
+        for (x, y) in [(130.0, 130.0), (100, 30), (30, 130)] {
+            #expect(!isOnCrossing(plane, x: x, y: y, angles: angles, halfLength: 20, level: 0.24, reach: 8, oneSided: true),
+                    "(\(x), \(y))")
+        }
+    }
+
+    @Test func theRuledAreaBorderIsItsOuterLinesOnEitherAxis() {
+        for (u, v) in [(0.0, 1200.0), (3004, 1000), (1400, -3), (1400, 2996), (1, 1)] {
+            let p = Self.image(ofChamber: u, v)
+            #expect(isOnRuledAreaBorder(x: p.x, y: p.y, imageToChamber: Self.toChamber, reachUm: 8), "(\(u), \(v)) µm")
+        }
+        for (u, v) in [(1000.0, 1200.0), (12, 1000), (1400, 2980), (-20, 1500)] {
+            let p = Self.image(ofChamber: u, v)
+            #expect(!isOnRuledAreaBorder(x: p.x, y: p.y, imageToChamber: Self.toChamber, reachUm: 8), "(\(u), \(v)) µm")
+        }
+    }
+
+    /// A blank control of the fourth generator (`triple-crossings-at-border.jpg`) whose view
+    /// holds the ruled area's right border line, a triple line, where the central square's
+    /// horizontal triple lines end: six light squares between their strokes, image pixels.
+    static let borderSquares: [(Double, Double)] = [
+        (1509.4, 766.1), (1517.2, 757.4), (1517.3, 765.0), (1513.8, 993.9), (1522.2, 993.9), (1522.0, 1002.3),
+    ]
+
+    @Test func thePipelineDropsTheSquaresWhereLinesEndAtTheBorder() throws {
+        try expectDropsOnly("Tests/Images/triple-crossings-at-border.jpg", Self.borderSquares, within: 3) {
+            $0.tripleCrossingAtBorder = false
+        }
+    }
+
+    @Test func theBorderSettingIsAConfigurationKey() throws {
+        try expectConfigurationKey("tripleCrossingAtBorder", off: "false", reads: false,
+                                   through: \.tripleCrossingAtBorder, defaultText: "true", invalid: "2")
+    }
+
     @Test func theBetweenStrokesSettingIsAConfigurationKey() throws {
         try expectConfigurationKey("tripleCrossingBetweenStrokes", off: "false", reads: false,
                                    through: \.tripleCrossingBetweenStrokes, defaultText: "true", invalid: "2")

@@ -63,11 +63,19 @@ func lineStrength(_ plane: Plane, x: Double, y: Double, angle: Double, along: Cl
 /// drawn wide apart leave light squares between them that no line runs through, but that
 /// each line's strokes flank; a cell where a triple line ends at another line is flanked on
 /// one side only.
+///
+/// `oneSided`: each line's strength is the stronger of its two halves
+/// (`oneSidedLineStrength`), for a crossing where lines end (the ruled area's border line,
+/// which the other family's lines meet and stop at).
 public func isOnCrossing(_ contrast: Plane, x: Double, y: Double, angles: [Double], halfLength: Int,
-                         level: Float, reach: Double = 0) -> Bool {
+                         level: Float, reach: Double = 0, oneSided: Bool = false) -> Bool {
     guard angles.count >= 2 else { return false }
     let a = angles[0], b = angles[1]
     let bisector = (a + b) / 2
+    func strength(_ x: Double, _ y: Double, _ angle: Double) -> Float {
+        oneSided ? oneSidedLineStrength(contrast, x: x, y: y, angle: angle, halfLength: halfLength)
+            : lineStrength(contrast, x: x, y: y, angle: angle, halfLength: halfLength)
+    }
     func floor() -> Float {
         min(lineStrength(contrast, x: x, y: y, angle: bisector, halfLength: halfLength),
             lineStrength(contrast, x: x, y: y, angle: bisector + .pi / 2, halfLength: halfLength))
@@ -75,9 +83,9 @@ public func isOnCrossing(_ contrast: Plane, x: Double, y: Double, angles: [Doubl
     guard reach >= 1 else {
         // The contrast map is non-negative, so so is the floor: a direction below `level`
         // decides without the other three quantiles (most candidates lie on no line).
-        let alongA = lineStrength(contrast, x: x, y: y, angle: a, halfLength: halfLength)
+        let alongA = strength(x, y, a)
         guard alongA >= level else { return false }
-        let alongB = lineStrength(contrast, x: x, y: y, angle: b, halfLength: halfLength)
+        let alongB = strength(x, y, b)
         guard alongB >= level else { return false }
         let floor = floor()
         return alongA - floor >= level && alongB - floor >= level
@@ -89,8 +97,7 @@ public func isOnCrossing(_ contrast: Plane, x: Double, y: Double, angles: [Doubl
     func flanked(_ angle: Double) -> Bool {
         let nx = -sin(angle), ny = cos(angle)
         func stands(_ o: Int) -> Bool {
-            lineStrength(contrast, x: x + Double(o) * nx, y: y + Double(o) * ny, angle: angle,
-                         halfLength: halfLength) - floorLevel >= level
+            strength(x + Double(o) * nx, y + Double(o) * ny, angle) - floorLevel >= level
         }
         if stands(0) { return true }
         let r = Int(reach)
@@ -183,6 +190,18 @@ public func isInTripleCrossingCore(x: Double, y: Double, imageToChamber: Homogra
         tripleLinePositionsUm.contains { abs(v - $0) <= reach }
     }
     return nearTriple(p.x) && nearTriple(p.y)
+}
+
+/// Whether a point lies within `reachUm` of the ruled area's border line (0 or
+/// `NeubauerGeometry.ruledAreaUm` on either chamber axis), where the other family's lines end.
+///
+/// - Parameters:
+///   - x, y: image pixels.
+///   - imageToChamber: the grid stage's mapping (image pixels to chamber µm).
+func isOnRuledAreaBorder(x: Double, y: Double, imageToChamber: Homography, reachUm: Double) -> Bool {
+    guard let p = imageToChamber.apply(Point(x: x, y: y)) else { return false }
+    let edges = [0, NeubauerGeometry.ruledAreaUm]
+    return edges.contains { abs(p.x - $0) <= reachUm || abs(p.y - $0) <= reachUm }
 }
 
 /// How far the core of a triple-line crossing reaches from each middle line, µm: the

@@ -202,9 +202,8 @@ extension CandidateMaps {
               let toChamber = Homography(matrix: grid.result.imageToChamber) else { return nil }
         let marginUm = config.tripleCrossingMarginPx * grid.result.umPerPixel
         // The core's reach on the working planes, where the crossing must show.
-        let reach = config.tripleCrossingBetweenStrokes
-            ? tripleCrossingCoreReachUm(marginUm: marginUm, halfWidthUm: grid.tripleHalfWidthUm) / grid.result.umPerPixel / s
-            : 0
+        let borderReachUm = tripleCrossingCoreReachUm(marginUm: marginUm, halfWidthUm: grid.tripleHalfWidthUm)
+        let reach = config.tripleCrossingBetweenStrokes ? borderReachUm / grid.result.umPerPixel / s : 0
         return found.filter { c in
             guard isInTripleCrossingCore(x: c.x, y: c.y, imageToChamber: toChamber, marginUm: marginUm,
                                          halfWidthUm: grid.tripleHalfWidthUm) else { return true }
@@ -215,8 +214,11 @@ extension CandidateMaps {
             if showsStainedDisc(working) { return true }
             // The image must show the crossing too: a misregistered grid predicts lines where
             // there are none.
+            // On the ruled area's border line the other family's lines end: they run on one side.
+            let border = config.tripleCrossingAtBorder
+                && isOnRuledAreaBorder(x: c.x, y: c.y, imageToChamber: toChamber, reachUm: borderReachUm)
             return !isOnCrossing(contrast, x: working.x, y: working.y, angles: grid.angles, halfLength: length / 2,
-                                 level: faintCrossingLevel, reach: reach)
+                                 level: faintCrossingLevel, reach: reach, oneSided: border)
         }
     }
 }
