@@ -647,6 +647,11 @@ public struct PipelineConfig: Sendable, Equatable {
     /// independent draws 17 cells and 4 false detections fewer, each cell labelled under the
     /// 5 px floor, r 3.2-4.4 px.)
     public var darkSpeckMaxRadius: Double = 1.0
+    /// Greyscale images too: a candidate called live (dark but not dark enough to be called
+    /// dead) that `darkSpeckMaxRadius` calls a dark speck is dropped. (Thirty-fifth session:
+    /// the fourth generator's three draws 5, 2 and 3 false detections fewer, ldc-maxkudi one;
+    /// no cell lost, no other set moved.)
+    public var greyDarkSpecks: Bool = true
     /// Greyscale images: a candidate called dead (a dark disc: no hue tells dye from dust)
     /// whose half-contrast edge (`DiscEdge`) lies closer than this fraction of `minRadiusPx`
     /// is a dark speck blurred to a cell's size, and is dropped. Blur leaves a disc's

@@ -132,6 +132,7 @@ enum ConfigKey {
             .number("defocusedDiscMinRadius", \.defocusedDiscMinRadius, 0...10),
             .number("greyDiscMinRadius", \.greyDiscMinRadius, 0...10),
             .number("darkSpeckMaxRadius", \.darkSpeckMaxRadius, 0...10),
+            .flag("greyDarkSpecks", \.greyDarkSpecks),
             .number("faintStainShare", \.faintStainShare, 0...1),
             .integer("faintStainMinDeadCells", \.faintStainMinDeadCells, 0...100_000),
             .number("defocusedDiscMaxLobes", \.defocusedDiscMaxLobes, 0...10),

@@ -5,7 +5,8 @@ import Testing
 
 /// `darkSpeckMaxRadius`: a candidate called live that every step measured at the smallest cell
 /// radius, darker inside than the background without a clear ring, is a speck of dust,
-/// however faint or round, with or without a light point in its middle.
+/// however faint or round, with or without a light point in its middle; in greyscale images
+/// too (`greyDarkSpecks`).
 @Suite("A faint dark speck at the smallest cell radius is debris, a small cell is not")
 struct DarkSpeckTests {
     /// A light, slightly warm canvas with a faint dark speck (r 3 px, 5 % dark, blurred by
@@ -55,6 +56,29 @@ struct DarkSpeckTests {
         let (_, trace) = try Pipeline(config: PipelineConfig()).explain(image, probes: [.init(x: speck.x, y: speck.y)], reach: 1)
         let note = try #require(trace.entries[0].first { $0.step == "classify (verdicts)" }?.nearest?.note)
         #expect(note.hasPrefix("debris: ") && note.hasSuffix(", a dark speck at the smallest radius"), "\(note)")
+    }
+
+    /// A greyscale blank control of the fourth generator (blurred, glare, JPEG q60): faint
+    /// dark specks at the 5 px floor, too light to be called dead and so called live, where no
+    /// hue could tell dye from dust. `greyDarkSpecks` drops these three, nothing else changes,
+    /// and the trace says why.
+    static let greySpecks: [(Double, Double)] = [(1013.0, 298.1), (506.9, 381.1), (1823.0, 415.1)]
+
+    @Test func theSpecksOfAGreyscaleBlankControlGo() throws {
+        let path = "Tests/Images/greyscale-blank-dark-specks.jpg"
+        try expectDropsOnly(path, Self.greySpecks, within: 2) { $0.greyDarkSpecks = false }
+        let image = try Image.decode(file: repositoryRoot + "/" + path)
+        let (_, trace) = try Pipeline(config: PipelineConfig())
+            .explain(image, probes: Self.greySpecks.map { .init(x: $0.0, y: $0.1) }, reach: 1)
+        for entries in trace.entries {
+            let note = try #require(entries.first { $0.step == "classify (verdicts)" }?.nearest?.note)
+            #expect(note == "debris, a dark speck at the smallest radius", "\(note)")
+        }
+    }
+
+    @Test func theGreyscaleSettingIsAConfigurationKey() throws {
+        try expectConfigurationKey("greyDarkSpecks", off: "false", reads: false, through: \.greyDarkSpecks,
+                                   defaultText: "true", invalid: "1")
     }
 
     @Test func theSpeckSettingIsAConfigurationKey() throws {

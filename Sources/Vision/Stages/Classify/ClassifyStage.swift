@@ -45,7 +45,7 @@ struct ClassifyStage: Stage {
                 isDarkSpeck(a, r: c.r, smallestRadius: smallestRadius, config: config)
                     ? DebrisVerdict(debris: true, speck: true)
                     : debrisVerdict(a, x: c.x, y: c.y, r: c.r, onLine: c.lineStep != nil, in: image, config: config)
-            } ?? (frame.isGreyscale && cls == .dead ? greyDiscVerdict(x: c.x, y: c.y, r: c.r, in: image, config: config) : nil)
+            } ?? (frame.isGreyscale ? greyVerdict(cls, a, of: c, smallestRadius: smallestRadius, in: image, config: config) : nil)
             return (detection: Detection(x: c.x, y: c.y, r: c.r, cellClass: cls, score: c.score, confidence: conf,
                                          coverage: c.coverage, centred: c.centred), judged: judged, verdict: verdict,
                     debris: verdict?.debris ?? false, faint: faint, measured: a)
@@ -72,7 +72,10 @@ struct ClassifyStage: Stage {
                 return call.debris ? "debris: a faint stain (\(colour)) overlapping a detection" : "dead on a faint stain: \(colour)"
             }
             // A greyscale dead call was judged by its disc's edge alone.
-            guard let a = call.judged else { return verdict + (call.verdict?.disc.map { ", disc edge \(fmt($0.radius)) px" } ?? "") }
+            guard let a = call.judged else {
+                return verdict + (call.verdict?.disc.map { ", disc edge \(fmt($0.radius)) px" } ?? "")
+                    + (call.verdict?.speck == true ? ", a dark speck at the smallest radius" : "")
+            }
             return verdict + ": \(colour)"
                 + ", interior \(fmt(a.interiorContrast)), centre \(fmt(a.centreContrast)), ring \(fmt(a.ringContrast))"
                 + (call.verdict?.halo.map { ", halo \($0) of 16" } ?? "")
@@ -90,6 +93,18 @@ struct ClassifyStage: Stage {
             "\(d.cellClass), confidence \(fmt(d.confidence))"
         }
     }
+}
+
+/// The verdict on a candidate of a greyscale image, where no hue tells dye from dust: one
+/// called dead is judged by its disc's edge (`greyDiscVerdict`); one called live is a dark
+/// speck when it is one by `isDarkSpeck` (`greyDarkSpecks`). Nil: not judged.
+private func greyVerdict(_ cls: CellClass, _ a: CellAppearance, of c: Candidate, smallestRadius: Double,
+                         in image: Image, config: PipelineConfig) -> DebrisVerdict? {
+    if cls == .dead { return greyDiscVerdict(x: c.x, y: c.y, r: c.r, in: image, config: config) }
+    guard config.greyDarkSpecks,
+          isDarkSpeck(lineRelative(a, of: c, in: image), r: c.r, smallestRadius: smallestRadius, config: config)
+    else { return nil }
+    return DebrisVerdict(debris: true, speck: true)
 }
 
 /// The debris rule's halo asked again of the dark discs it dropped that touch kept cells, over
