@@ -201,9 +201,9 @@ extension CandidateMaps {
         guard config.tripleCrossingMarginPx > 0, let grid, grid.scaleKnown,
               let toChamber = Homography(matrix: grid.result.imageToChamber) else { return nil }
         let marginUm = config.tripleCrossingMarginPx * grid.result.umPerPixel
-        // The core's reach on the working planes, where the crossing must show.
-        let borderReachUm = tripleCrossingCoreReachUm(marginUm: marginUm, halfWidthUm: grid.tripleHalfWidthUm)
-        let reach = config.tripleCrossingBetweenStrokes ? borderReachUm / grid.result.umPerPixel / s : 0
+        // The core's reach from the middle lines; on the working planes, where the crossing must show.
+        let coreReachUm = tripleCrossingCoreReachUm(marginUm: marginUm, halfWidthUm: grid.tripleHalfWidthUm)
+        let reach = config.tripleCrossingBetweenStrokes ? coreReachUm / grid.result.umPerPixel / s : 0
         return found.filter { c in
             guard isInTripleCrossingCore(x: c.x, y: c.y, imageToChamber: toChamber, marginUm: marginUm,
                                          halfWidthUm: grid.tripleHalfWidthUm) else { return true }
@@ -216,7 +216,7 @@ extension CandidateMaps {
             // there are none.
             // On the ruled area's border line the other family's lines end: they run on one side.
             let border = config.tripleCrossingAtBorder
-                && isOnRuledAreaBorder(x: c.x, y: c.y, imageToChamber: toChamber, reachUm: borderReachUm)
+                && isOnRuledAreaBorder(x: c.x, y: c.y, imageToChamber: toChamber, reachUm: coreReachUm)
             return !isOnCrossing(contrast, x: working.x, y: working.y, angles: grid.angles, halfLength: length / 2,
                                  level: faintCrossingLevel, reach: reach, oneSided: border)
         }
