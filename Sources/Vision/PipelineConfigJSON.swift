@@ -84,6 +84,7 @@ enum ConfigKey {
             .flag("rimCentringRetest", \.rimCentringRetest),
             .flag("roundRimAtMargin", \.roundRimAtMargin),
             .number("crossingLineContrast", \.crossingLineContrast, 0...100),
+            .flag("crossingBrightLineCores", \.crossingBrightLineCores),
             .number("tripleCrossingMarginPx", \.tripleCrossingMarginPx, 0...100),
             .number("rulingCopyResidual", \.rulingCopyResidual, 0...10),
             .integer("rulingCopyMatches", \.rulingCopyMatches, 1...12),

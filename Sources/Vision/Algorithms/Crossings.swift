@@ -154,6 +154,31 @@ public func rulingPolarity(lines: Plane, logLuminance: Plane, level: Float) -> F
     return sum > 0 ? 1 : -1
 }
 
+/// Whether the line through (x, y) along `angle` has a core brighter than the background
+/// there: the lower quartile of `logLuminance` sampled every half pixel from 1.5 to 6 radii
+/// along the line, both ways (past the crossing and past neighbouring cells, which cover
+/// stretches of it, not most of it), lies above 0. An etched groove shows a bright core
+/// between dark flanks; a dark line or open background does not.
+///
+/// - Parameters:
+///   - logLuminance: log of the flattened luminance (background 0).
+///   - x, y, r: the candidate's centre and radius, pixels of `logLuminance`.
+///   - angle: line direction, radians.
+func hasBrightCore(_ logLuminance: Plane, x: Double, y: Double, r: Double, angle: Double) -> Bool {
+    guard r > 0 else { return false }
+    let dx = cos(angle), dy = sin(angle)
+    var samples: [Float] = []
+    var t = 1.5 * r
+    while t <= 6 * r {
+        samples.append(logLuminance.bilinear(x - t * dx, y - t * dy))
+        samples.append(logLuminance.bilinear(x + t * dx, y + t * dy))
+        t += 0.5
+    }
+    guard !samples.isEmpty else { return false }
+    samples.sort()
+    return samples[samples.count / 4] > 0
+}
+
 /// Whether a candidate is what line removal left of a ruling crossing: on a crossing
 /// (`isOnCrossing`) and of the lines' polarity, not stained. What a crossing leaves behind has
 /// the lines' polarity and no colour; a candidate of the other polarity (a clear cell on dark

@@ -52,9 +52,19 @@ extension CandidateMaps {
             return showsRimBetweenLines(edges.smoothLog, x: c.x, y: c.y, r: c.r, angles: (rulingAngles[0], rulingAngles[1]),
                                         depth: Float(config.crossingRimDepth))
         }
+        // Etched lines can show a bright core between dark flanks: the ruling reads dark
+        // overall, but where two such lines cross, what is left is their bright cores' square.
+        // With a ruling registered, a bright candidate on a crossing takes the polarity of
+        // the lines' cores there (`crossingBrightLineCores`).
+        func localPolarity(_ c: Candidate, _ b: Float) -> Float {
+            guard config.crossingBrightLineCores, grid != nil, polarity < 0, b > 0 else { return polarity }
+            return rulingAngles.prefix(2).allSatisfy { hasBrightCore(brightness, x: c.x, y: c.y, r: c.r, angle: $0) }
+                ? 1 : polarity
+        }
         return found.indices.filter { k in
             let c = working[k]
-            return !isCrossingResidue(contrast, x: c.x, y: c.y, brightness: brightness.bilinear(c.x, c.y), polarity: polarity,
+            let b = brightness.bilinear(c.x, c.y)
+            return !isCrossingResidue(contrast, x: c.x, y: c.y, brightness: b, polarity: localPolarity(c, b),
                                       stained: stain?.isStained(x: c.x, y: c.y) == true, angles: rulingAngles,
                                       halfLength: length / 2,
                                       level: c.seeded ? faintCrossingLevel : Float(config.crossingLineContrast))
