@@ -245,28 +245,22 @@ def ruling_field(U, V, G, focus):
             over = g + 1.5 * w      # triple lines end on the outer stroke of the border line
             ext = sig((bn + over) / ext_soft) * sig((3000.0 + over - bn) / ext_soft)
             total[near] += prof * ext * along[near]
+        def add_single(m, ok, lo, hi, k=1.0):
+            # single lines at positions m (where ok), running from lo to hi um along the line
+            d = np.where(ok, a - m, 1e4).astype(F32)
+            near = np.abs(d) < (6 * w + 20)
+            if near.any():
+                bn = b[near]
+                wm = wmap[near] if np.ndim(wmap) else wmap
+                am = amp[near] if np.ndim(amp) else amp
+                ext = sig((bn - lo) / ext_soft) * sig((hi - bn) / ext_soft)
+                total[near] += stroke(d[near], wm, am) * ext * along[near] * k
         # single 250 um lines in the outer columns (incl. side squares)
         m = np.round(a / 250.0) * 250.0
-        ok = (np.mod(m, 1000) != 0) & ((m < 1000) | (m > 2000)) & (m > 0) & (m < 3000)
-        d = np.where(ok, a - m, 1e4).astype(F32)
-        near = np.abs(d) < (6 * w + 20)
-        if near.any():
-            bn = b[near]
-            wm = wmap[near] if np.ndim(wmap) else wmap
-            am = amp[near] if np.ndim(amp) else amp
-            ext = sig(bn / ext_soft) * sig((3000.0 - bn) / ext_soft)
-            total[near] += stroke(d[near], wm, am) * ext * along[near]
+        add_single(m, (np.mod(m, 1000) != 0) & ((m < 1000) | (m > 2000)) & (m > 0) & (m < 3000), 0.0, 3000.0)
         # fine 50 um lines inside the central square
         m = np.round(a / 50.0) * 50.0
-        ok = (m > 1000) & (m < 2000) & (np.mod(m, 200) != 0)
-        d = np.where(ok, a - m, 1e4).astype(F32)
-        near = np.abs(d) < (6 * w + 20)
-        if near.any():
-            bn = b[near]
-            wm = wmap[near] if np.ndim(wmap) else wmap
-            am = amp[near] if np.ndim(amp) else amp
-            ext = sig((bn - 1000.0) / ext_soft) * sig((2000.0 - bn) / ext_soft)
-            total[near] += stroke(d[near], wm, am) * ext * along[near] * G['fine_k']
+        add_single(m, (m > 1000) & (m < 2000) & (np.mod(m, 200) != 0), 1000.0, 2000.0, G['fine_k'])
     return np.clip(total, -3.0, 1.0)
 
 
