@@ -318,7 +318,8 @@ public struct PipelineConfig: Sendable, Equatable {
     /// show a bright core beside it (`hasBrightCore`): etched lines, bright between dark
     /// flanks, leave a bright square where they cross. (Thirty-fifth session: the fifth
     /// generator's seed-1 draw 69 false detections fewer, the fourth's s2 14; one cell lost on
-    /// the independent default draw and one on the fifth's s2, no other set moved.)
+    /// the independent default draw and one on the fifth's s2, no other set moved; +0.5 % of
+    /// a `standard` image's instructions, +1.5 % of a `dense` one's.)
     public var crossingBrightLineCores: Bool = true
     /// Where the grid stage registered the ruling's scale: candidates centred on the core of
     /// two crossing triple lines (within `tripleLineOffsetUm` plus this margin, pixels, of

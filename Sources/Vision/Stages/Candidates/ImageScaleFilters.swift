@@ -56,18 +56,21 @@ extension CandidateMaps {
         // overall, but where two such lines cross, what is left is their bright cores' square.
         // With a ruling registered, a bright candidate on a crossing takes the polarity of
         // the lines' cores there (`crossingBrightLineCores`).
-        func localPolarity(_ c: Candidate, _ b: Float) -> Float {
-            guard config.crossingBrightLineCores, grid != nil, polarity < 0, b > 0 else { return polarity }
+        // Only a candidate on a crossing asks (most bright candidates are cells on no line).
+        func localPolarity(_ c: Candidate, _ b: Float, level: Float) -> Float {
+            guard config.crossingBrightLineCores, grid != nil, polarity < 0, b > 0,
+                  isOnCrossing(contrast, x: c.x, y: c.y, angles: rulingAngles, halfLength: length / 2, level: level)
+            else { return polarity }
             return rulingAngles.prefix(2).allSatisfy { hasBrightCore(brightness, x: c.x, y: c.y, r: c.r, angle: $0) }
                 ? 1 : polarity
         }
         return found.indices.filter { k in
             let c = working[k]
             let b = brightness.bilinear(c.x, c.y)
-            return !isCrossingResidue(contrast, x: c.x, y: c.y, brightness: b, polarity: localPolarity(c, b),
+            let level = c.seeded ? faintCrossingLevel : Float(config.crossingLineContrast)
+            return !isCrossingResidue(contrast, x: c.x, y: c.y, brightness: b, polarity: localPolarity(c, b, level: level),
                                       stained: stain?.isStained(x: c.x, y: c.y) == true, angles: rulingAngles,
-                                      halfLength: length / 2,
-                                      level: c.seeded ? faintCrossingLevel : Float(config.crossingLineContrast))
+                                      halfLength: length / 2, level: level)
                 || showsRimAcrossLines(k) || showsRimBetween(k)
         }.map { found[$0] }
     }
