@@ -189,10 +189,18 @@ func hasBrightCore(_ logLuminance: Plane, x: Double, y: Double, r: Double, angle
 ///   - polarity: the ruling's (`rulingPolarity`).
 ///   - stained: the candidate shows the dye.
 ///   - contrast, x, y, angles, halfLength, level: as for `isOnCrossing`.
+///   - brightCores: asked of a bright candidate in a dark ruling once it is on a crossing;
+///     true when the lines there show bright cores (`hasBrightCore`), whose crossing leaves a
+///     bright residue. Nil: not asked.
 public func isCrossingResidue(_ contrast: Plane, x: Double, y: Double, brightness: Float, polarity: Float,
-                              stained: Bool, angles: [Double], halfLength: Int, level: Float) -> Bool {
-    if stained || (polarity < 0 ? brightness >= 0 : brightness <= 0) { return false }
-    return isOnCrossing(contrast, x: x, y: y, angles: angles, halfLength: halfLength, level: level)
+                              stained: Bool, angles: [Double], halfLength: Int, level: Float,
+                              brightCores: (() -> Bool)? = nil) -> Bool {
+    if stained { return false }
+    let ofPolarity = polarity < 0 ? brightness < 0 : brightness > 0
+    let coresAsked = brightCores != nil && polarity < 0 && brightness > 0
+    guard ofPolarity || coresAsked,
+          isOnCrossing(contrast, x: x, y: y, angles: angles, halfLength: halfLength, level: level) else { return false }
+    return ofPolarity || brightCores?() == true
 }
 
 /// Whether a point lies in the core of two crossing triple lines of the Neubauer ruling: in

@@ -54,23 +54,17 @@ extension CandidateMaps {
         }
         // Etched lines can show a bright core between dark flanks: the ruling reads dark
         // overall, but where two such lines cross, what is left is their bright cores' square.
-        // With a ruling registered, a bright candidate on a crossing takes the polarity of
-        // the lines' cores there (`crossingBrightLineCores`).
-        // Only a candidate on a crossing asks (most bright candidates are cells on no line).
-        func localPolarity(_ c: Candidate, _ b: Float, level: Float) -> Float {
-            guard config.crossingBrightLineCores, grid != nil, polarity < 0, b > 0,
-                  isOnCrossing(contrast, x: c.x, y: c.y, angles: rulingAngles, halfLength: length / 2, level: level)
-            else { return polarity }
-            return rulingAngles.prefix(2).allSatisfy { hasBrightCore(brightness, x: c.x, y: c.y, r: c.r, angle: $0) }
-                ? 1 : polarity
-        }
+        // With a ruling registered, a bright candidate on a crossing is asked whether the
+        // lines' cores there are bright (`crossingBrightLineCores`).
+        let asksCores = config.crossingBrightLineCores && grid != nil
         return found.indices.filter { k in
             let c = working[k]
-            let b = brightness.bilinear(c.x, c.y)
-            let level = c.seeded ? faintCrossingLevel : Float(config.crossingLineContrast)
-            return !isCrossingResidue(contrast, x: c.x, y: c.y, brightness: b, polarity: localPolarity(c, b, level: level),
+            let cores = { rulingAngles.prefix(2).allSatisfy { hasBrightCore(brightness, x: c.x, y: c.y, r: c.r, angle: $0) } }
+            return !isCrossingResidue(contrast, x: c.x, y: c.y, brightness: brightness.bilinear(c.x, c.y), polarity: polarity,
                                       stained: stain?.isStained(x: c.x, y: c.y) == true, angles: rulingAngles,
-                                      halfLength: length / 2, level: level)
+                                      halfLength: length / 2,
+                                      level: c.seeded ? faintCrossingLevel : Float(config.crossingLineContrast),
+                                      brightCores: asksCores ? cores : nil)
                 || showsRimAcrossLines(k) || showsRimBetween(k)
         }.map { found[$0] }
     }
