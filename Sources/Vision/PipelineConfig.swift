@@ -80,6 +80,13 @@ public struct PipelineConfig: Sendable, Equatable {
     /// photographed a little off square; kept only when it fits the lines better (the
     /// calibration, µm per pixel, stays the registration's). Off: the affine map.
     public var gridPerspective: Bool = true
+    /// Where the whole view registers no ruling, look for one seen strongly off square: the
+    /// directions of the lines tile by tile give each family's vanishing point, the view is
+    /// rectified so that the lines run parallel (`KeystoneRectification`), and the search and
+    /// registration run on the rectified view; the map found is composed with the
+    /// rectification (a homography), then refined as `gridPerspective` refines. Off: such a
+    /// view has no ruling ("no-grid").
+    public var gridKeystone: Bool = true
     /// Decide the registration on the whole view (`registerRulingInView`): every pair of the
     /// two families' fits is drawn through its chamber map and compared with the view in two
     /// dimensions (`RulingView.agreement`), which sees where the central square's 50 µm lines stop

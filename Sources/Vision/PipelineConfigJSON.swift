@@ -41,6 +41,7 @@ enum ConfigKey {
             .number("gridMinHalfAgreement", \.gridMinHalfAgreement, 0...1),
             .number("gridMinLineContinuity", \.gridMinLineContinuity, 0...1),
             .flag("gridPerspective", \.gridPerspective),
+            .flag("gridKeystone", \.gridKeystone),
             .flag("gridRegisterInView", \.gridRegisterInView),
             .number("gridMinSpacingPx", \.gridMinSpacingPx, 2...100_000),
             .number("gridMaxSpacingPx", \.gridMaxSpacingPx, 2...100_000),

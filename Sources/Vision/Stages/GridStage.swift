@@ -1,6 +1,10 @@
 import Foundation
 import Hemocytometer
 
+/// Two line families as `detectGridLines` finds them.
+typealias GridLines = (angles: [Double], spacings: [Double], phases: [Double], strengths: [Double],
+                       profiles: [RulingFamilyProfile])
+
 /// Finds the chamber ruling in a flattened luminance plane: two line families (angle, spacing,
 /// phase) by orientation histogram + projection periodicity.
 ///
@@ -17,9 +21,24 @@ import Hemocytometer
 public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
                             minPeriodicity: Double, minHalfAgreement: Double = 0, minLineContinuity: Double = 0)
     -> (angles: [Double], spacings: [Double], phases: [Double], strengths: [Double], profiles: [RulingFamilyProfile])? {
+    detectGridLines(flat: flat, minSpacing: minSpacing, maxSpacing: maxSpacing, minPeriodicity: minPeriodicity,
+                    minHalfAgreement: minHalfAgreement, minLineContinuity: minLineContinuity, starts: nil)
+}
+
+/// `detectGridLines`; `starts` (the two families' normal directions, degrees, to within about
+/// three degrees) replaces the orientation histogram's peaks and the sharpest directions.
+func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double, minPeriodicity: Double,
+                     minHalfAgreement: Double, minLineContinuity: Double, starts given: [Double]?) -> GridLines? {
     guard flat.width >= 16, flat.height >= 16 else { return nil }
     // Lines of either polarity are peaks of the absolute contrast.
     let contrast = flat.map { abs($0 - 1) }
+    if let given {
+        let small = downsample(contrast, factor: 2)
+        let families = RulingFamilies(contrast: contrast, small: small, minSpacing: minSpacing, maxSpacing: maxSpacing,
+                                      minPeriodicity: minPeriodicity, minHalfAgreement: minHalfAgreement,
+                                      minLineContinuity: minLineContinuity)
+        return families.find(startingAt: given, partialViews: min(flat.width, flat.height) >= RulingFamilies.largeView)
+    }
     // Pixel-grid aliasing of thin lines biases raw gradients towards 0 and 90 degrees.
     let hist = orientationHistogram(gaussianBlur(flat, sigma: 1), minMagnitude: 0.005)
     let peaks = perpendicularPeaks(hist)
@@ -222,8 +241,10 @@ func refineLineNormals(_ contrast: Plane, degrees starts: [Double]) -> [Double] 
 /// whole view (`registerRulingInView`, `gridRegisterInView`). A view that cannot tell the
 /// spacing takes the configured `gridSpacingUm` ("grid-scale-assumed"); one that repeats
 /// elsewhere in the chamber, or mirrored, gets one of the places it fits ("grid-origin-assumed").
-/// A view with no ruling registered ("no-grid") takes the configured calibration, if any
-/// (`PipelineConfig.umPerPixel`, "calibration-from-config").
+/// A view whose lines converge too much for one direction per family (a chamber seen strongly
+/// off square) is searched again rectified (`KeystoneRectification`, `gridKeystone`,
+/// "grid-keystone"). A view with no ruling registered ("no-grid") takes the configured
+/// calibration, if any (`PipelineConfig.umPerPixel`, "calibration-from-config").
 struct GridStage: Stage {
     let name = "grid"
 
@@ -234,11 +255,31 @@ struct GridStage: Stage {
             return
         }
         let s = Double(frame.scale)
-        guard let lines = detectGridLines(flat: frame.flat, minSpacing: config.gridMinSpacingPx / s,
-                                          maxSpacing: config.gridMaxSpacingPx / s,
-                                          minPeriodicity: config.gridMinPeriodicity,
-                                          minHalfAgreement: config.gridMinHalfAgreement,
-                                          minLineContinuity: config.gridMinLineContinuity) else {
+        func search(_ plane: Plane, starts: [Double]? = nil) -> GridLines? {
+            detectGridLines(flat: plane, minSpacing: config.gridMinSpacingPx / s, maxSpacing: config.gridMaxSpacingPx / s,
+                            minPeriodicity: config.gridMinPeriodicity, minHalfAgreement: config.gridMinHalfAgreement,
+                            minLineContinuity: config.gridMinLineContinuity, starts: starts)
+        }
+        // The plane the ruling was found on: the view, or where the whole view shows none, the
+        // view rectified, its lines parallel again (`gridKeystone`). Lines that already run
+        // parallel (the histogram's peaks were too far off) are searched for on the view, from
+        // the tiles' directions.
+        var plane = frame.flat
+        var rectification: KeystoneRectification?
+        var found = search(plane)
+        if found == nil, config.gridKeystone, let r = KeystoneRectification.of(frame.flat) {
+            if r.convergenceDegrees < KeystoneRectification.parallelDegrees {
+                found = search(frame.flat, starts: r.normalDegrees)
+            } else {
+                let rectified = r.warp(frame.flat, fill: 1)
+                if let lines = search(rectified, starts: r.normalDegrees) {
+                    found = lines
+                    plane = rectified
+                    rectification = r
+                }
+            }
+        }
+        guard let lines = found else {
             noRuling(&frame)
             return
         }
@@ -250,7 +291,7 @@ struct GridStage: Stage {
         var inView: [RulingFamilyFit]?
         if config.gridRegisterInView {
             // Blocks of 4 working pixels for the decision, of 16 for the first look at every pair.
-            let fine = RulingView(frame.flat, scale: frame.scale, step: 4), coarse = RulingView(coarsening: fine, by: 4)
+            let fine = RulingView(plane, scale: frame.scale, step: 4), coarse = RulingView(coarsening: fine, by: 4)
             inView = registerRulingInView(lines.profiles, agreement: { pair, firstLook in
                 chamberMapping(normals: normals, fits: pair, scale: frame.scale).flatMap {
                     (firstLook ? coarse : fine).agreement(imageToChamber: $0.imageToChamber,
@@ -263,15 +304,26 @@ struct GridStage: Stage {
             return RulingFamilyFit(umPerPixel: u, offsetUm: -u * lines.phases[k], spacingUm: config.gridSpacingUm,
                                    scaleKnown: false, originKnown: false, score: 0)
         }
-        guard let (affine, umPerPixel) = chamberMapping(normals: normals, fits: fits, scale: frame.scale) else {
+        guard let (mapped, umPerPixel) = chamberMapping(normals: normals, fits: fits, scale: frame.scale) else {
             noRuling(&frame)
             return
         }
+        // Found on the rectified view, the map is that view's: composed with the rectification
+        // it is the view's own, a homography. (The rectification leaves the centre's scale and
+        // directions as they are, so the calibration and the families' angles stand.)
+        var registered = mapped
+        if let rectification {
+            guard let composed = rectification.composed(mapped, scale: frame.scale) else {
+                noRuling(&frame)
+                return
+            }
+            registered = composed
+        }
         // A scale the registration assumed still predicts where lines lie on its lattice; where
-        // it predicts them wrongly, too few are seen and the affine map stays.
-        var h = affine
+        // it predicts them wrongly, too few are seen and the registered map stays.
+        var h = registered
         if config.gridPerspective,
-           let refined = perspectiveRefined(frame.flat, imageToChamber: affine, scale: frame.scale) {
+           let refined = perspectiveRefined(frame.flat, imageToChamber: registered, scale: frame.scale) {
             h = refined.imageToChamber
         }
         let corners = Homography(matrix: h)?.inverse.map { NeubauerGeometry.ruledAreaCorners.compactMap($0.apply) } ?? []
@@ -287,6 +339,7 @@ struct GridStage: Stage {
                                   tripleHalfWidthUm: tripleHalfWidth)
         if !scaleKnown { frame.flag("grid-scale-assumed") }
         if !fits.allSatisfy(\.originKnown) { frame.flag("grid-origin-assumed") }
+        if rectification != nil { frame.flag("grid-keystone") }
         if config.sizeFrom == .calibration {
             let radii = config.calibratedRadiusRangePx(umPerPixel: umPerPixel)
             frame.minRadius = radii.min / s
