@@ -261,22 +261,19 @@ struct GridStage: Stage {
                             minLineContinuity: config.gridMinLineContinuity, starts: starts)
         }
         // The plane the ruling was found on: the view, or where the whole view shows none, the
-        // view rectified, its lines parallel again (`gridKeystone`). Lines that already run
-        // parallel (the histogram's peaks were too far off) are searched for on the view, from
-        // the tiles' directions.
+        // view rectified, its lines parallel again (`gridKeystone`). (Lines that run parallel
+        // already were searched for on the view, over every direction where the histogram's
+        // peaks did not find them.)
         var plane = frame.flat
         var rectification: KeystoneRectification?
         var found = search(plane)
-        if found == nil, config.gridKeystone, let r = KeystoneRectification.of(frame.flat) {
-            if r.convergenceDegrees < KeystoneRectification.parallelDegrees {
-                found = search(frame.flat, starts: r.normalDegrees)
-            } else {
-                let rectified = r.warp(frame.flat, fill: 1)
-                if let lines = search(rectified, starts: r.normalDegrees) {
-                    found = lines
-                    plane = rectified
-                    rectification = r
-                }
+        if found == nil, config.gridKeystone, let r = KeystoneRectification.of(frame.flat),
+           r.convergenceDegrees >= KeystoneRectification.parallelDegrees {
+            let rectified = r.warp(frame.flat, fill: 1)
+            if let lines = search(rectified, starts: r.normalDegrees) {
+                found = lines
+                plane = rectified
+                rectification = r
             }
         }
         guard let lines = found else {
