@@ -107,6 +107,45 @@ struct KeystoneTests {
         #expect(KeystoneRectification.of(flat) == nil)
     }
 
+    /// Planes of odd sizes holding a lattice of lines seen through random maps (turned,
+    /// scaled, with random perspective terms up to strong keystone): whatever the
+    /// rectification makes of them, it is a finite map whose inverse undoes it, and the
+    /// rectified plane has the plane's size and finite samples.
+    @Test func rectificationsOfRandomViewsAreWellFormed() {
+        var random = TestSequence(state: 99)
+        var rectified = 0
+        for _ in 0..<40 {
+            let w = 200 + Int(random.next() * 300), h = 150 + Int(random.next() * 250)
+            let turn = (random.next() - 0.5) * 0.8, spacing = 12 + random.next() * 30
+            let tilt = ((random.next() - 0.5) * 1.6e-3, (random.next() - 0.5) * 1.6e-3)
+            let (c, s) = (cos(turn), sin(turn))
+            var flat = Plane(width: w, height: h, repeating: 1)
+            for y in 0..<h {
+                for x in 0..<w {
+                    let px = Double(x) - Double(w) / 2, py = Double(y) - Double(h) / 2
+                    let d = 1 + tilt.0 * px + tilt.1 * py
+                    let u = (c * px - s * py) / d, v = (s * px + c * py) / d
+                    if abs(remainder(u, spacing)) < 1 || abs(remainder(v, spacing)) < 1 { flat[x, y] = 0.6 }
+                }
+            }
+            guard let r = KeystoneRectification.of(flat) else { continue }
+            rectified += 1
+            #expect(r.matrix.allSatisfy(\.isFinite) && r.inverse.allSatisfy(\.isFinite))
+            let m = Homography(matrix: r.matrix)!, inv = Homography(matrix: r.inverse)!
+            for (x, y) in [(0.0, 0.0), (Double(w - 1), Double(h - 1)), (Double(w) / 3, Double(h) / 2)] {
+                guard let back = m.apply(Point(x: x, y: y)).flatMap({ inv.apply($0) }) else {
+                    Issue.record("a view point maps to infinity: \(x), \(y)")
+                    continue
+                }
+                #expect(abs(back.x - x) < 1e-6 && abs(back.y - y) < 1e-6)
+            }
+            let warped = r.warp(flat, fill: 1)
+            #expect(warped.width == w && warped.height == h && warped.data.allSatisfy(\.isFinite))
+        }
+        // (Most such views show both families in enough tiles.)
+        #expect(rectified >= 20, "\(rectified) of 40")
+    }
+
     @Test func theRectificationIsAConfigurationKey() throws {
         try expectConfigurationKey("gridKeystone", off: "false", reads: false, through: \.gridKeystone,
                                    defaultText: "true", invalid: "\"no\"")
