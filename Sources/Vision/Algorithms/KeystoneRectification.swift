@@ -88,11 +88,11 @@ struct KeystoneRectification: Sendable, Equatable {
         }
         // (x, y) -> (x, y) / (a x + b y + 1) in centred units, then back to pixels.
         let a = horizon[0] / unit, b = horizon[1] / unit
-        let centred = [1, 0, -cx, 0, 1, -cy, 0, 0, 1]
-        let uncentred = [1, 0, cx, 0, 1, cy, 0, 0, 1]
-        let projective = [1, 0, 0, 0, 1, 0, a, b, 1]
-        guard let m = Homography(matrix: multiply(uncentred, multiply(projective, centred))),
-              let inv = m.inverse else { return nil }
+        let centred = Homography.similarity(scale: 1, rotationRadians: 0, translation: Point(x: -cx, y: -cy))
+        let uncentred = Homography.similarity(scale: 1, rotationRadians: 0, translation: Point(x: cx, y: cy))
+        guard let projective = Homography(matrix: [1, 0, 0, 0, 1, 0, a, b, 1]),
+              case let m = uncentred.multiplied(by: projective.multiplied(by: centred)),
+              m.matrix.allSatisfy(\.isFinite), let inv = m.inverse else { return nil }
         matrix = m.matrix
         inverse = inv.matrix
     }
@@ -123,7 +123,9 @@ struct KeystoneRectification: Sendable, Equatable {
     /// This rectification, then `next` on the plane it rectifies: the directions at the
     /// centre are `next`'s (neither moves them), the convergence this one's.
     func followed(by next: KeystoneRectification) -> KeystoneRectification? {
-        guard let m = Homography(matrix: multiply(next.matrix, matrix)), let inv = m.inverse else { return nil }
+        guard let this = Homography(matrix: matrix), let then = Homography(matrix: next.matrix),
+              case let m = then.multiplied(by: this), m.matrix.allSatisfy(\.isFinite), let inv = m.inverse
+        else { return nil }
         return KeystoneRectification(matrix: m.matrix, inverse: inv.matrix, convergenceDegrees: convergenceDegrees,
                                      normalDegrees: next.normalDegrees)
     }
@@ -133,9 +135,10 @@ struct KeystoneRectification: Sendable, Equatable {
     /// pixel, pixel centres aligned as `WorkingScale` aligns them), rectified, and back.
     func composed(_ map: [Double], scale: Int) -> [Double]? {
         let s = Double(max(1, scale)), o = (s - 1) / 2
-        let toWorking = [1 / s, 0, -o / s, 0, 1 / s, -o / s, 0, 0, 1]
-        let toImage = [s, 0, o, 0, s, o, 0, 0, 1]
-        let h = multiply(map, multiply(toImage, multiply(matrix, toWorking)))
+        let toWorking = Homography.similarity(scale: 1 / s, rotationRadians: 0, translation: Point(x: -o / s, y: -o / s))
+        let toImage = Homography.similarity(scale: s, rotationRadians: 0, translation: Point(x: o, y: o))
+        guard let found = Homography(matrix: map), let rectify = Homography(matrix: matrix) else { return nil }
+        let h = found.multiplied(by: toImage.multiplied(by: rectify.multiplied(by: toWorking))).matrix
         guard h[8].magnitude > 1e-12, let m = Homography(matrix: h.map { $0 / h[8] }),
               m.determinant.magnitude > 1e-300 else { return nil }
         return m.matrix
@@ -202,11 +205,10 @@ func tileDirections(_ contrast: Plane, startNormals: [Double], tiles: (columns: 
     let tw = small.width / tiles.columns, th = small.height / tiles.rows
     var found = [[TileDirection]](repeating: [], count: startNormals.count)
     guard tw >= 24, th >= 24 else { return found }
-    let steps = (-10...10).map(Double.init)
+    let coarse = startNormals.map { start in (-10...10).map { start + Double($0) } }
     for row in 0..<tiles.rows {
         for column in 0..<tiles.columns {
             let tile = small.crop(x: column * tw, y: row * th, width: tw, height: th)
-            let coarse = startNormals.map { start in steps.map { start + $0 } }
             var scores = projectionSharpness(coarse.flatMap { $0 }, on: tile)[...]
             var bests: [(family: Int, degrees: Double)] = []
             for (k, directions) in coarse.enumerated() {
@@ -281,13 +283,6 @@ func symmetricEigen3(_ matrix: [Double]) -> (values: [Double], vectors: [Double]
         }
     }
     return ([a[0], a[4], a[8]], v)
-}
-
-/// Row-major 3 x 3 product `a * b`.
-private func multiply(_ a: [Double], _ b: [Double]) -> [Double] {
-    var r = [Double](repeating: 0, count: 9)
-    for i in 0..<3 { for j in 0..<3 { for k in 0..<3 { r[i * 3 + j] += a[i * 3 + k] * b[k * 3 + j] } } }
-    return r
 }
 
 extension Plane {

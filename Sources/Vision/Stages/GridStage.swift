@@ -32,23 +32,17 @@ func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double, minPer
     guard flat.width >= 16, flat.height >= 16 else { return nil }
     // Lines of either polarity are peaks of the absolute contrast.
     let contrast = flat.map { abs($0 - 1) }
-    if let given {
-        let small = downsample(contrast, factor: 2)
-        let families = RulingFamilies(contrast: contrast, small: small, minSpacing: minSpacing, maxSpacing: maxSpacing,
-                                      minPeriodicity: minPeriodicity, minHalfAgreement: minHalfAgreement,
-                                      minLineContinuity: minLineContinuity)
-        return families.find(startingAt: given, partialViews: min(flat.width, flat.height) >= RulingFamilies.largeView)
-    }
-    // Pixel-grid aliasing of thin lines biases raw gradients towards 0 and 90 degrees.
-    let hist = orientationHistogram(gaussianBlur(flat, sigma: 1), minMagnitude: 0.005)
-    let peaks = perpendicularPeaks(hist)
-    // No gate on the histogram peak itself: thin lines carry little gradient next to many
-    // cells; the projection periodicity below is the real test.
     let small = downsample(contrast, factor: 2)
     let families = RulingFamilies(contrast: contrast, small: small, minSpacing: minSpacing, maxSpacing: maxSpacing,
                                   minPeriodicity: minPeriodicity, minHalfAgreement: minHalfAgreement,
                                   minLineContinuity: minLineContinuity)
     let large = min(flat.width, flat.height) >= RulingFamilies.largeView
+    if let given { return families.find(startingAt: given, partialViews: large) }
+    // Pixel-grid aliasing of thin lines biases raw gradients towards 0 and 90 degrees.
+    let hist = orientationHistogram(gaussianBlur(flat, sigma: 1), minMagnitude: 0.005)
+    let peaks = perpendicularPeaks(hist)
+    // No gate on the histogram peak itself: thin lines carry little gradient next to many
+    // cells; the projection periodicity below is the real test.
     if let found = families.find(startingAt: [peaks.first, peaks.second], partialViews: large) { return found }
     // A faint ruling over part of the view: its gradients are outnumbered by the cells', and
     // the histogram's peaks lie further off than the refinement searches. The two
