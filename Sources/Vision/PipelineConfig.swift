@@ -418,6 +418,16 @@ public struct PipelineConfig: Sendable, Equatable {
     /// keep with one matching copy, the cells' copies lie at 0.22 and above, the ruling's from
     /// 0.08.) 0 = off.
     public var rulingCopySingleResidual: Double = 0.18
+    /// A copy also matches where its residual is within this many times the residual the
+    /// image's noise alone gives two windows of the same scene (`RulingCopies.noiseResidual`)
+    /// and at most `rulingCopyNoiseStructure` of the window's own structure: a faint, blurred
+    /// ruling's crossings carry little structure beside the noise, so their copies never fall
+    /// below `rulingCopyResidual` of it, while a cell's copy (background, or the ruling without
+    /// the cell) differs from it by the cell itself. 0 = off.
+    public var rulingCopyNoiseMultiple: Double = 1.2
+    /// The most of the window's own structure a copy matched by the noise rule
+    /// (`rulingCopyNoiseMultiple`) may differ from it by (0 ... 1).
+    public var rulingCopyNoiseStructure: Double = 0.6
     /// A candidate that passed the boundary test is dropped when the same disc a few radii
     /// further along a ruling direction (`lineStep`: 2.2 ... 4 radii, whole pixels) differs
     /// from it by less than this many times the difference noise alone would give

@@ -90,6 +90,8 @@ enum ConfigKey {
             .number("rulingCopyResidual", \.rulingCopyResidual, 0...10),
             .integer("rulingCopyMatches", \.rulingCopyMatches, 1...12),
             .number("rulingCopySingleResidual", \.rulingCopySingleResidual, 0...10),
+            .number("rulingCopyNoiseMultiple", \.rulingCopyNoiseMultiple, 0...100),
+            .number("rulingCopyNoiseStructure", \.rulingCopyNoiseStructure, 0...1),
             .flag("tripleWidthMeasured", \.tripleWidthMeasured),
             .flag("tripleCrossingBetweenStrokes", \.tripleCrossingBetweenStrokes),
             .flag("tripleCrossingAtBorder", \.tripleCrossingAtBorder),

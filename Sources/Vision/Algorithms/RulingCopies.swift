@@ -39,12 +39,17 @@ struct RulingCopies {
     /// The differences of one comparison, kept from candidate to candidate.
     private var scratch: [Float] = []
 
+    /// The mean absolute deviation of the log-grey difference of two windows of the same
+    /// scene that the image's noise alone gives (`logGreyNoise` x sqrt(2) x sqrt(2 / pi)).
+    let noiseResidual: Float
+
     /// Nil when the chamber map has no inverse.
     init?(_ image: Image, imageToChamber: Homography) {
         guard let inverse = imageToChamber.inverse else { return nil }
         self.image = image
         toChamber = imageToChamber
         toImage = inverse
+        noiseResidual = logGreyNoise(image) * (4 / Float.pi).squareRoot()
     }
 
     /// What `matches` found: how many copies matched, and the smallest residual of any copy
@@ -96,7 +101,11 @@ struct RulingCopies {
     /// own mean absolute deviation (a slowly varying illumination adds a constant to the
     /// difference and drops out). Nil when the disc (with the search's margin) leaves the
     /// image or is flat.
-    mutating func matches(x: Double, y: Double, r: Double, maxResidual: Float, enough: Int) -> Verdict? {
+    ///
+    /// With `noiseMultiple` above 0 a copy also matches where its residual is at most that many
+    /// `noiseResidual`s and at most `noiseStructure` of the disc's structure.
+    mutating func matches(x: Double, y: Double, r: Double, maxResidual: Float, enough: Int,
+                          noiseMultiple: Float = 0, noiseStructure: Float = 0) -> Verdict? {
         guard r > 0, r < 1e4, x.magnitude < 1e9, y.magnitude < 1e9 else { return nil }
         let radius = Int((Self.windowRadii * r + 2).rounded(.up))
         let cx = Int(x.rounded()), cy = Int(y.rounded())
@@ -126,9 +135,11 @@ struct RulingCopies {
                 guard let q = toImage.apply(Point(x: centre.x + ux, y: centre.y + uy)),
                       q.x.magnitude < 1e9, q.y.magnitude < 1e9 else { continue }
                 let qx = Int(q.x.rounded()), qy = Int(q.y.rounded())
-                guard fits(qx, qy, half),
-                      gateResidual(ownGate, at: layout.gateInImage, x: qx, y: qy, scratch: &scratch)
-                        <= Self.searchBelow * gateStructure else { continue }
+                guard fits(qx, qy, half) else { continue }
+                let gate = gateResidual(ownGate, at: layout.gateInImage, x: qx, y: qy, scratch: &scratch)
+                // The gate's ninth of the samples sees the noise too: half as much again.
+                guard gate <= Self.searchBelow * gateStructure
+                        || (noiseMultiple > 0 && gate <= 1.5 * noiseMultiple * noiseResidual) else { continue }
                 if own.isEmpty {
                     own = logGrey(at: layout.inImage, x: cx, y: cy)
                     ownSparse = logGrey(at: layout.sparseInImage, x: cx, y: cy)
@@ -161,10 +172,12 @@ struct RulingCopies {
                 }
                 let vx = Double(bx) + parabolaMinimumOffset(Double(around[3]), Double(around[4]), Double(around[5]))
                 let vy = Double(by) + parabolaMinimumOffset(Double(around[1]), Double(around[4]), Double(around[7]))
-                let best = min(residual(Double(bx), Double(by), own, layout.inWindow),
-                               residual(vx, vy, own, layout.inWindow)) / structure
+                let absolute = min(residual(Double(bx), Double(by), own, layout.inWindow),
+                                   residual(vx, vy, own, layout.inWindow))
+                let best = absolute / structure
                 verdict.best = min(verdict.best, best)
-                if best < maxResidual {
+                if best < maxResidual
+                    || (noiseMultiple > 0 && absolute <= noiseMultiple * noiseResidual && best <= noiseStructure) {
                     verdict.matches += 1
                     if verdict.matches >= enough { return verdict }
                 }
@@ -230,6 +243,28 @@ struct RulingCopies {
         }
         return meanDeviation(scratch, count: values.count, sum: sum)
     }
+}
+
+/// Noise of the log grey (`logGreyOfPixel`) per pixel, a standard deviation: from the
+/// differences of pixels three apart along the rows, every seventh (`sampleNoise`'s estimate).
+func logGreyNoise(_ image: Image) -> Float {
+    let w = image.width, h = image.height, gap = 3, stride = 7
+    guard w > gap, h > 0 else { return 0 }
+    var differences: [Float] = []
+    differences.reserveCapacity(w * h / stride + 1)
+    image.pixels.withUnsafeBufferPointer { px in
+        logGreyTable.withUnsafeBufferPointer { table in
+            var i = 0
+            while i < w * h {
+                if i % w < w - gap {
+                    differences.append(abs(logGreyOfPixel(px, at: (i + gap) * 3, table: table)
+                                           - logGreyOfPixel(px, at: i * 3, table: table)))
+                }
+                i += stride
+            }
+        }
+    }
+    return sigmaFromMagnitudes(differences) / Float(2).squareRoot()
 }
 
 /// Mean absolute deviation from their mean of the first `count` values (summing to `sum`).

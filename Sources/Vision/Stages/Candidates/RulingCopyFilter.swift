@@ -13,7 +13,11 @@ extension CandidateMaps {
               var copies = RulingCopies(image, imageToChamber: toChamber) else { return nil }
         let limit = Float(config.rulingCopyResidual), enough = config.rulingCopyMatches
         let close = Float(config.rulingCopySingleResidual)
-        let verdicts = found.map { c in copies.matches(x: c.x, y: c.y, r: c.r, maxResidual: limit, enough: enough) }
+        let noiseMultiple = Float(config.rulingCopyNoiseMultiple), noiseStructure = Float(config.rulingCopyNoiseStructure)
+        let verdicts = found.map { c in
+            copies.matches(x: c.x, y: c.y, r: c.r, maxResidual: limit, enough: enough,
+                           noiseMultiple: noiseMultiple, noiseStructure: noiseStructure)
+        }
         // `best` is the closest copy of all: `matches` stops early only once enough matched.
         func repeated(_ v: RulingCopies.Verdict?) -> Bool {
             guard let v else { return false }
