@@ -246,21 +246,23 @@ struct RulingCopies {
 }
 
 /// Noise of the log grey (`logGreyOfPixel`) per pixel, a standard deviation: from the
-/// differences of pixels three apart along the rows, every seventh (`sampleNoise`'s estimate).
+/// differences of pixels three apart along every fourth row, every fifth pixel (as
+/// `sampleNoise` estimates it; a 1920 x 1080 view gives over 100,000 differences, and every
+/// pixel's would cost a few per cent of the pipeline for the same percentile). 0 where more
+/// than a quarter of the differences are 0 (a smooth, heavily compressed view).
 func logGreyNoise(_ image: Image) -> Float {
-    let w = image.width, h = image.height, gap = 3, stride = 7
+    let w = image.width, h = image.height, gap = 3
     guard w > gap, h > 0 else { return 0 }
     var differences: [Float] = []
-    differences.reserveCapacity(w * h / stride + 1)
+    differences.reserveCapacity((h / 4 + 1) * (w / 5 + 1))
     image.pixels.withUnsafeBufferPointer { px in
         logGreyTable.withUnsafeBufferPointer { table in
-            var i = 0
-            while i < w * h {
-                if i % w < w - gap {
+            for y in stride(from: 0, to: h, by: 4) {
+                for x in stride(from: 0, to: w - gap, by: 5) {
+                    let i = y * w + x
                     differences.append(abs(logGreyOfPixel(px, at: (i + gap) * 3, table: table)
                                            - logGreyOfPixel(px, at: i * 3, table: table)))
                 }
-                i += stride
             }
         }
     }
