@@ -42,6 +42,7 @@ enum ConfigKey {
             .number("gridMinLineContinuity", \.gridMinLineContinuity, 0...1),
             .flag("gridPerspective", \.gridPerspective),
             .flag("gridKeystone", \.gridKeystone),
+            .flag("gridResidueRetry", \.gridResidueRetry),
             .flag("gridRegisterInView", \.gridRegisterInView),
             .number("gridMinSpacingPx", \.gridMinSpacingPx, 2...100_000),
             .number("gridMaxSpacingPx", \.gridMaxSpacingPx, 2...100_000),

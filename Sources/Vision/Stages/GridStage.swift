@@ -21,14 +21,18 @@ typealias GridLines = (angles: [Double], spacings: [Double], phases: [Double], s
 public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
                             minPeriodicity: Double, minHalfAgreement: Double = 0, minLineContinuity: Double = 0)
     -> (angles: [Double], spacings: [Double], phases: [Double], strengths: [Double], profiles: [RulingFamilyProfile])? {
-    detectGridLines(flat: flat, minSpacing: minSpacing, maxSpacing: maxSpacing, minPeriodicity: minPeriodicity,
-                    minHalfAgreement: minHalfAgreement, minLineContinuity: minLineContinuity, starts: nil)
+    var tried: [[Double]] = []
+    return detectGridLines(flat: flat, minSpacing: minSpacing, maxSpacing: maxSpacing, minPeriodicity: minPeriodicity,
+                           minHalfAgreement: minHalfAgreement, minLineContinuity: minLineContinuity, starts: nil,
+                           tried: &tried)
 }
 
 /// `detectGridLines`; `starts` (the two families' normal directions, degrees, to within about
 /// three degrees) replaces the orientation histogram's peaks and the sharpest directions.
+/// `tried` gets every pair of start directions searched from (for `residueFreeGridLines`).
 func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double, minPeriodicity: Double,
-                     minHalfAgreement: Double, minLineContinuity: Double, starts given: [Double]?) -> GridLines? {
+                     minHalfAgreement: Double, minLineContinuity: Double, starts given: [Double]?,
+                     tried: inout [[Double]]) -> GridLines? {
     guard flat.width >= 16, flat.height >= 16 else { return nil }
     // Lines of either polarity are peaks of the absolute contrast.
     let contrast = flat.map { abs($0 - 1) }
@@ -37,10 +41,14 @@ func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double, minPer
                                   minPeriodicity: minPeriodicity, minHalfAgreement: minHalfAgreement,
                                   minLineContinuity: minLineContinuity)
     let large = min(flat.width, flat.height) >= RulingFamilies.largeView
-    if let given { return families.find(startingAt: given, partialViews: large) }
+    if let given {
+        tried.append(given)
+        return families.find(startingAt: given, partialViews: large)
+    }
     // Pixel-grid aliasing of thin lines biases raw gradients towards 0 and 90 degrees.
     let hist = orientationHistogram(gaussianBlur(flat, sigma: 1), minMagnitude: 0.005)
     let peaks = perpendicularPeaks(hist)
+    tried.append([peaks.first, peaks.second])
     // No gate on the histogram peak itself: thin lines carry little gradient next to many
     // cells; the projection periodicity below is the real test.
     if let found = families.find(startingAt: [peaks.first, peaks.second], partialViews: large) { return found }
@@ -51,7 +59,43 @@ func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double, minPer
     guard large else { return nil }
     let starts = sharpestPerpendicularNormals(small)
     let seen = starts.allSatisfy { start in [peaks.first, peaks.second].contains { abs(remainder(start - $0, 180)) < 3 } }
-    return seen ? nil : families.find(startingAt: starts, partialViews: true)
+    if seen { return nil }
+    tried.append(starts)
+    return families.find(startingAt: starts, partialViews: true)
+}
+
+/// `detectGridLines` on a large view from given pairs of start directions (degrees, each pair
+/// tried in turn; those the search on the view itself tried), with the contrast's smooth
+/// residue removed (`smoothResidueRemoved`, at a fifth of `minSpacing`): glare and the shading
+/// round it leave broad residue in the flattened view that buries the projections'
+/// periodicity, and makes a group period look like the fundamental; thin lines keep most of
+/// their contrast above the blur (`gridResidueRetry`). Nil on a view under
+/// `RulingFamilies.largeView`.
+func residueFreeGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double, minPeriodicity: Double,
+                          minHalfAgreement: Double, minLineContinuity: Double, startPairs: [[Double]]) -> GridLines? {
+    guard min(flat.width, flat.height) >= RulingFamilies.largeView else { return nil }
+    let contrast = smoothResidueRemoved(flat.map { abs($0 - 1) }, sigma: max(1, minSpacing / 5))
+    let families = RulingFamilies(contrast: contrast, small: downsample(contrast, factor: 2), minSpacing: minSpacing,
+                                  maxSpacing: maxSpacing, minPeriodicity: minPeriodicity,
+                                  minHalfAgreement: minHalfAgreement, minLineContinuity: minLineContinuity)
+    for starts in startPairs {
+        if let found = families.find(startingAt: starts, partialViews: true) { return found }
+    }
+    return nil
+}
+
+/// `contrast` less its Gaussian blur (`sigma` pixels), clipped at 0: what stands above its
+/// surroundings at scales under `sigma` (thin lines), without the broad residue of glare and
+/// uneven light.
+func smoothResidueRemoved(_ contrast: Plane, sigma: Double) -> Plane {
+    let smooth = gaussianBlur(contrast, sigma: sigma)
+    return Plane(width: contrast.width, height: contrast.height) { out in
+        contrast.data.withUnsafeBufferPointer { c in
+            smooth.data.withUnsafeBufferPointer { b in
+                for i in 0..<c.count { out[i] = max(0, c[i] - b[i]) }
+            }
+        }
+    }
 }
 
 /// The two line families of a ruling from start normal directions: each refined, then kept
@@ -249,10 +293,15 @@ struct GridStage: Stage {
             return
         }
         let s = Double(frame.scale)
+        // The start directions the view's own search tried, for the residue-free search.
+        var tried: [[Double]] = []
         func search(_ plane: Plane, starts: [Double]? = nil) -> GridLines? {
-            detectGridLines(flat: plane, minSpacing: config.gridMinSpacingPx / s, maxSpacing: config.gridMaxSpacingPx / s,
-                            minPeriodicity: config.gridMinPeriodicity, minHalfAgreement: config.gridMinHalfAgreement,
-                            minLineContinuity: config.gridMinLineContinuity, starts: starts)
+            var triedHere: [[Double]] = []
+            defer { if starts == nil { tried = triedHere } }
+            return detectGridLines(flat: plane, minSpacing: config.gridMinSpacingPx / s,
+                                   maxSpacing: config.gridMaxSpacingPx / s, minPeriodicity: config.gridMinPeriodicity,
+                                   minHalfAgreement: config.gridMinHalfAgreement,
+                                   minLineContinuity: config.gridMinLineContinuity, starts: starts, tried: &triedHere)
         }
         // The plane the ruling was found on: the view, or where the whole view shows none, the
         // view rectified, its lines parallel again (`gridKeystone`). (Lines that run parallel
@@ -269,6 +318,16 @@ struct GridStage: Stage {
                 plane = rectified
                 rectification = r
             }
+        }
+        // Last, the whole view again with the smooth residue of glare taken out (`gridResidueRetry`).
+        var fromResidue = false
+        if found == nil, config.gridResidueRetry {
+            fromResidue = true
+            found = residueFreeGridLines(flat: plane, minSpacing: config.gridMinSpacingPx / s,
+                                         maxSpacing: config.gridMaxSpacingPx / s,
+                                         minPeriodicity: config.gridMinPeriodicity,
+                                         minHalfAgreement: config.gridMinHalfAgreement,
+                                         minLineContinuity: config.gridMinLineContinuity, startPairs: tried)
         }
         guard let lines = found else {
             noRuling(&frame)
@@ -295,7 +354,11 @@ struct GridStage: Stage {
             return RulingFamilyFit(umPerPixel: u, offsetUm: -u * lines.phases[k], spacingUm: config.gridSpacingUm,
                                    scaleKnown: false, originKnown: false, score: 0)
         }
-        guard let (mapped, umPerPixel) = chamberMapping(normals: normals, fits: fits, scale: frame.scale) else {
+        // A ruling only the residue-free contrast shows is taken where the Neubauer pattern pins
+        // its scale: on faint lines whose spacing the registration can only assume, it took a
+        // half or two and a half times the true scale.
+        guard !fromResidue || fits.allSatisfy(\.scaleKnown),
+              let (mapped, umPerPixel) = chamberMapping(normals: normals, fits: fits, scale: frame.scale) else {
             noRuling(&frame)
             return
         }
