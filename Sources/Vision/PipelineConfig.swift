@@ -88,10 +88,11 @@ public struct PipelineConfig: Sendable, Equatable {
     /// view has no ruling ("no-grid").
     public var gridKeystone: Bool = true
     /// Where a large view registers no ruling (nor, with `gridKeystone`, its rectified copy),
-    /// search the view once more on the line contrast with its smooth part taken out (`smoothResidueRemoved`: the contrast less its Gaussian blur at a
-    /// fifth of the smallest line spacing, clipped at 0): glare and the shading round it leave
-    /// broad residue in the flattened view that buries a ruling's periodicity. Off: such a
-    /// view has no ruling unless `gridKeystone` finds one.
+    /// search the view once more on the line contrast with its smooth part taken out
+    /// (`smoothResidueRemoved`: the contrast less its Gaussian blur at a fifth of the smallest
+    /// line spacing, clipped at 0): glare and the shading round it leave broad residue in the
+    /// flattened view that buries a ruling's periodicity. The ruling found is kept only where
+    /// the registration pins its scale. Off: such a view has no ruling.
     public var gridResidueRetry: Bool = true
     /// Decide the registration on the whole view (`registerRulingInView`): every pair of the
     /// two families' fits is drawn through its chamber map and compared with the view in two

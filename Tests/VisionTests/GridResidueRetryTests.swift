@@ -60,7 +60,8 @@ struct GridResidueRetryTests {
         frame.scale = 2
         frame.flat = flat
         try GridStage().run(&frame)
-        #expect(frame.grid == nil && frame.flags.contains("no-grid"), "\(frame.flags) \(String(describing: frame.grid?.result.umPerPixel))")
+        #expect(frame.grid == nil && frame.flags.contains("no-grid"),
+                "\(frame.flags), \(String(describing: frame.grid?.result.umPerPixel)) µm per pixel")
     }
 
     @Test func theSettingIsAConfigurationKey() throws {
