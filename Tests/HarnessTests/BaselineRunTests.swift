@@ -85,11 +85,15 @@ import Vision
         }
     }
 
-    /// Issue 5: an identical re-run is unchanged on every metric and stage, timings included,
-    /// across 5 repeats on this noisy machine (thread CPU time, noise floor, significance).
-    /// The two runs are interleaved fixture by fixture, as `cellqa compare` runs versions: on a
-    /// machine shared with other jobs, load drifts over seconds, and interleaving makes the
-    /// drift hit both sides alike.
+    /// Issue 5: an identical re-run is unchanged on every metric in each of 5 repeats, and on
+    /// every stage's timing in at least 4 of them, on this noisy machine (thread CPU time,
+    /// noise floor, significance). The timing test's false-alarm rate is 0.01 per comparison
+    /// by design (alpha over the stages, Bonferroni), so five comparisons, in two builds, all
+    /// clean would be asked more than it promises (an AddressSanitizer run on 2026-12-02 saw one
+    /// stage of 7.8 ms at +11.7 %, p 0.0011, in one attempt); two alarms in five would happen
+    /// about once in a thousand. The two runs are interleaved fixture by fixture, as `cellqa
+    /// compare` runs versions: on a machine shared with other jobs, load drifts over seconds,
+    /// and interleaving makes the drift hit both sides alike.
     @Test func identicalGoldensRerunsAreUnchangedFiveTimes() throws {
         // Three samples per fixture and side: one sample per fixture cannot tell a slow moment
         // of the machine from a slow version.
@@ -97,6 +101,7 @@ import Vision
         let prepared = try prepareDataset(request)
         let pipeline = Pipeline(config: request.config)
         _ = runFixtures(prepared.fixtures, pipeline: pipeline, settings: request.settings) // warm-up
+        var alarms: [String] = []
         for attempt in 1...5 {
             let results = runInterleaved(prepared.fixtures, pipelines: [pipeline, pipeline], settings: request.settings)
             let snapshots = results.map {
@@ -105,9 +110,13 @@ import Vision
             let c = try compareWithBaseline(snapshots[0], snapshots[1], policy: request.acceptance.baseline)
             #expect(c.timingsCompared)
             #expect(c.metrics.allSatisfy { $0.verdict == .unchanged }, "attempt \(attempt): \(c.metrics.map(\.detail))")
-            #expect(c.stages.allSatisfy { $0.verdict == .unchanged }, "attempt \(attempt): \(c.stages.map { "\($0.stage) \($0.detail)" })")
-            #expect(ComparisonExitCode.code(gatesPassed: true, comparison: c, failOnImprovement: true) == 0)
+            if c.stages.allSatisfy({ $0.verdict == .unchanged }) {
+                #expect(ComparisonExitCode.code(gatesPassed: true, comparison: c, failOnImprovement: true) == 0)
+            } else {
+                alarms.append("attempt \(attempt): \(c.stages.filter { $0.verdict != .unchanged }.map { "\($0.stage) \($0.detail)" })")
+            }
         }
+        #expect(alarms.count <= 1, "\(alarms)")
     }
 
     /// A baseline run and a later re-run in separate passes: accuracy is identical (the
