@@ -98,16 +98,19 @@ struct KeystoneRectification: Sendable, Equatable {
     }
 
     /// The view's rectification, starting each family's tiles from the orientation
-    /// histogram's perpendicular peaks; nil as `init` is, or for a plane under 64 pixels.
+    /// histogram's perpendicular peaks (`startNormals`, degrees, where the grid search already
+    /// found them; otherwise found here); nil as `init` is, or for a plane under 64 pixels.
     /// A second look on the rectified view refines it: a tile's sharpest direction is its
     /// lines' mean, which strong convergence within the tile biases.
-    static func of(_ flat: Plane) -> KeystoneRectification? {
+    static func of(_ flat: Plane, startNormals: [Double]? = nil) -> KeystoneRectification? {
         guard flat.width >= 64, flat.height >= 64 else { return nil }
-        let peaks = perpendicularPeaks(orientationHistogram(gaussianBlur(flat, sigma: 1), minMagnitude: 0.005))
-        guard let first = KeystoneRectification(contrast: flat.map { abs($0 - 1) }, startNormals: [peaks.first, peaks.second])
-        else { return nil }
+        let starts = startNormals ?? {
+            let peaks = perpendicularPeaks(orientationHistogram(gaussianBlur(flat, sigma: 1), minMagnitude: 0.005))
+            return [peaks.first, peaks.second]
+        }()
+        guard let first = KeystoneRectification(contrast: lineContrast(flat), startNormals: starts) else { return nil }
         guard first.convergenceDegrees >= parallelDegrees,
-              let second = KeystoneRectification(contrast: first.warp(flat, fill: 1).map { abs($0 - 1) },
+              let second = KeystoneRectification(contrast: lineContrast(first.warp(flat, fill: 1)),
                                                  startNormals: first.normalDegrees),
               second.convergenceDegrees >= parallelDegrees else { return first }
         return first.followed(by: second)

@@ -43,13 +43,14 @@ struct RulingCopies {
     /// scene that the image's noise alone gives (`logGreyNoise` x sqrt(2) x sqrt(2 / pi)).
     let noiseResidual: Float
 
-    /// Nil when the chamber map has no inverse.
-    init?(_ image: Image, imageToChamber: Homography) {
+    /// Nil when the chamber map has no inverse. `measuringNoise` false leaves `noiseResidual`
+    /// 0 (a pass over the image saved where the noise rule is off).
+    init?(_ image: Image, imageToChamber: Homography, measuringNoise: Bool = true) {
         guard let inverse = imageToChamber.inverse else { return nil }
         self.image = image
         toChamber = imageToChamber
         toImage = inverse
-        noiseResidual = logGreyNoise(image) * (4 / Float.pi).squareRoot()
+        noiseResidual = measuringNoise ? logGreyNoise(image) * (4 / Float.pi).squareRoot() : 0
     }
 
     /// What `matches` found: how many copies matched, and the smallest residual of any copy

@@ -29,13 +29,13 @@ public func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double,
 
 /// `detectGridLines`; `starts` (the two families' normal directions, degrees, to within about
 /// three degrees) replaces the orientation histogram's peaks and the sharpest directions.
-/// `tried` gets every pair of start directions searched from (for `residueFreeGridLines`).
+/// `tried` gets every pair of start directions searched from, the histogram's peaks first when
+/// they were searched (for `KeystoneRectification.of` and `residueFreeGridLines`).
 func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double, minPeriodicity: Double,
                      minHalfAgreement: Double, minLineContinuity: Double, starts given: [Double]?,
                      tried: inout [[Double]]) -> GridLines? {
     guard flat.width >= 16, flat.height >= 16 else { return nil }
-    // Lines of either polarity are peaks of the absolute contrast.
-    let contrast = flat.map { abs($0 - 1) }
+    let contrast = lineContrast(flat)
     let small = downsample(contrast, factor: 2)
     let families = RulingFamilies(contrast: contrast, small: small, minSpacing: minSpacing, maxSpacing: maxSpacing,
                                   minPeriodicity: minPeriodicity, minHalfAgreement: minHalfAgreement,
@@ -74,7 +74,7 @@ func detectGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double, minPer
 func residueFreeGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double, minPeriodicity: Double,
                           minHalfAgreement: Double, minLineContinuity: Double, startPairs: [[Double]]) -> GridLines? {
     guard min(flat.width, flat.height) >= RulingFamilies.largeView else { return nil }
-    let contrast = smoothResidueRemoved(flat.map { abs($0 - 1) }, sigma: max(1, minSpacing / 5))
+    let contrast = smoothResidueRemoved(lineContrast(flat), sigma: max(1, minSpacing / 5))
     let families = RulingFamilies(contrast: contrast, small: downsample(contrast, factor: 2), minSpacing: minSpacing,
                                   maxSpacing: maxSpacing, minPeriodicity: minPeriodicity,
                                   minHalfAgreement: minHalfAgreement, minLineContinuity: minLineContinuity)
@@ -83,6 +83,10 @@ func residueFreeGridLines(flat: Plane, minSpacing: Double, maxSpacing: Double, m
     }
     return nil
 }
+
+/// |flat - 1|: lines of either polarity are its peaks (the grid search's and the keystone
+/// tiles' input).
+func lineContrast(_ flat: Plane) -> Plane { flat.map { abs($0 - 1) } }
 
 /// `contrast` less its Gaussian blur (`sigma` pixels), clipped at 0: what stands above its
 /// surroundings at scales under `sigma` (thin lines), without the broad residue of glare and
@@ -293,15 +297,10 @@ struct GridStage: Stage {
             return
         }
         let s = Double(frame.scale)
-        // The start directions the view's own search tried, for the residue-free search.
-        var tried: [[Double]] = []
-        func search(_ plane: Plane, starts: [Double]? = nil) -> GridLines? {
-            var triedHere: [[Double]] = []
-            defer { if starts == nil { tried = triedHere } }
-            return detectGridLines(flat: plane, minSpacing: config.gridMinSpacingPx / s,
-                                   maxSpacing: config.gridMaxSpacingPx / s, minPeriodicity: config.gridMinPeriodicity,
-                                   minHalfAgreement: config.gridMinHalfAgreement,
-                                   minLineContinuity: config.gridMinLineContinuity, starts: starts, tried: &triedHere)
+        func search(_ plane: Plane, starts: [Double]?, tried: inout [[Double]]) -> GridLines? {
+            detectGridLines(flat: plane, minSpacing: config.gridMinSpacingPx / s, maxSpacing: config.gridMaxSpacingPx / s,
+                            minPeriodicity: config.gridMinPeriodicity, minHalfAgreement: config.gridMinHalfAgreement,
+                            minLineContinuity: config.gridMinLineContinuity, starts: starts, tried: &tried)
         }
         // The plane the ruling was found on: the view, or where the whole view shows none, the
         // view rectified, its lines parallel again (`gridKeystone`). (Lines that run parallel
@@ -309,11 +308,15 @@ struct GridStage: Stage {
         // peaks did not find them.)
         var plane = frame.flat
         var rectification: KeystoneRectification?
-        var found = search(plane)
-        if found == nil, config.gridKeystone, let r = KeystoneRectification.of(frame.flat),
+        // The start directions the view's own search tried: the histogram's peaks start the
+        // keystone tiles, and every pair the residue-free search.
+        var tried: [[Double]] = []
+        var found = search(plane, starts: nil, tried: &tried)
+        if found == nil, config.gridKeystone, let r = KeystoneRectification.of(frame.flat, startNormals: tried.first),
            r.convergenceDegrees >= KeystoneRectification.parallelDegrees {
             let rectified = r.warp(frame.flat, fill: 1)
-            if let lines = search(rectified, starts: r.normalDegrees) {
+            var triedRectified: [[Double]] = []
+            if let lines = search(rectified, starts: r.normalDegrees, tried: &triedRectified) {
                 found = lines
                 plane = rectified
                 rectification = r
@@ -323,7 +326,7 @@ struct GridStage: Stage {
         var fromResidue = false
         if found == nil, config.gridResidueRetry {
             fromResidue = true
-            found = residueFreeGridLines(flat: plane, minSpacing: config.gridMinSpacingPx / s,
+            found = residueFreeGridLines(flat: frame.flat, minSpacing: config.gridMinSpacingPx / s,
                                          maxSpacing: config.gridMaxSpacingPx / s,
                                          minPeriodicity: config.gridMinPeriodicity,
                                          minHalfAgreement: config.gridMinHalfAgreement,

@@ -10,7 +10,8 @@ extension CandidateMaps {
     func rulingCopiesFiltered(_ found: [Candidate]) -> (kept: [Candidate], verdicts: [RulingCopies.Verdict?])? {
         guard config.rulingCopyResidual > 0, let grid,
               let toChamber = Homography(matrix: grid.result.imageToChamber),
-              var copies = RulingCopies(image, imageToChamber: toChamber) else { return nil }
+              var copies = RulingCopies(image, imageToChamber: toChamber,
+                                        measuringNoise: config.rulingCopyNoiseMultiple > 0) else { return nil }
         let limit = Float(config.rulingCopyResidual), enough = config.rulingCopyMatches
         let close = Float(config.rulingCopySingleResidual)
         let noiseMultiple = Float(config.rulingCopyNoiseMultiple), noiseStructure = Float(config.rulingCopyNoiseStructure)
