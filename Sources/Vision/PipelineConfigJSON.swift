@@ -104,6 +104,7 @@ enum ConfigKey {
             .flag("unvotedRetest", \.unvotedRetest),
             .flag("lineSubtraction", \.lineSubtraction),
             .flag("lineSubtractedVotes", \.lineSubtractedVotes),
+            .number("quietRulingEdgesDeg", \.quietRulingEdgesDeg, 0...45),
             .flag("dropLineResidue", \.dropLineResidue),
             .flag("cellsOnCrossings", \.cellsOnCrossings),
             .number("crossingRimDepth", \.crossingRimDepth, 0...10),

@@ -1,3 +1,4 @@
+import Foundation
 import Imaging
 
 /// Re-locates a candidate's centre by letting its boundary vote (a local circle Hough
@@ -52,8 +53,8 @@ struct VoteScratch {
 /// that step either way votes: the line cancels, the cell stays (its copies lie beyond the
 /// voting annulus). Ignored where a copy would reach past the image.
 func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: Double = 0.7,
-                scratch: inout VoteScratch, wide: Bool = wideGrey, lineStep: PixelStep? = nil)
-    -> (x: Double, y: Double) {
+                scratch: inout VoteScratch, wide: Bool = wideGrey, lineStep: PixelStep? = nil,
+                quiet: QuietDirections = .none) -> (x: Double, y: Double) {
     let w = image.width, h = image.height
     guard r >= 1, x.isFinite, y.isFinite, w >= 3, h >= 3 else { return (x, y) }
     let outer = 1.4 * r
@@ -133,6 +134,7 @@ func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: Double 
                         let py = Float(y0 + yy)
                         let ux = gxv[k] / m, uy = gyv[k] / m
                         let px = Float(x0 + xx)
+                        guard !quiet.silences(ux, uy, px, py) else { return }
                         let weight = m - floor
                         // Only the steps whose vote lands near the search disc can change
                         // the result: the line p + d u meets the disc around the
@@ -231,6 +233,51 @@ func voteCentre(_ image: Image, x: Double, y: Double, r: Double, search: Double 
         }
     }
     return (Double(ax0 + bestX) + Double(sx / sw), Double(ay0 + bestY) + Double(sy / sw))
+}
+
+/// Ruling edges that do not vote (`quietRulingEdgesDeg`): pixels on a ruling line (removed
+/// line contrast of `level` or more on the working-scale `lines` plane) whose gradient lies
+/// within `maxAngleDeg` of a ruling normal. A heavy line beside a faint cell would otherwise
+/// pull the cell's centre towards it; a rim off the lines keeps all its votes.
+struct QuietDirections {
+    /// Unit normals, at most two (the ruling's two families).
+    private let normals: (SIMD2<Float>, SIMD2<Float>)
+    private let count: Int
+    /// |cos| of the angle to a normal at or above which a direction is silent.
+    private let minCos: Float
+    private let lines: [Float]
+    private let width: Int, height: Int
+    /// Working pixels per image pixel, and the working coordinate of image coordinate 0.
+    private let perPixel: Float, origin: Float
+    private let level: Float
+
+    static let none = QuietDirections(normals: [], maxAngleDeg: 0, lines: Plane(width: 0, height: 0),
+                                      working: WorkingScale(1), level: 0)
+
+    /// `normals`: angles in radians (the first two are used); `maxAngleDeg` 0 silences nothing.
+    init(normals: [Double], maxAngleDeg: Double, lines: Plane, working: WorkingScale, level: Double) {
+        let units = normals.prefix(2).map { SIMD2<Float>(Float(cos($0)), Float(sin($0))) }
+        count = maxAngleDeg > 0 && lines.width > 0 ? units.count : 0
+        self.normals = (units.first ?? .zero, units.dropFirst().first ?? .zero)
+        minCos = Float(cos(maxAngleDeg * .pi / 180))
+        self.lines = lines.data
+        width = lines.width
+        height = lines.height
+        perPixel = Float(1 / working.factor)
+        origin = Float(working.toWorking(0))
+        self.level = Float(level)
+    }
+
+    /// Whether the pixel at image position (px, py) with unit gradient direction (ux, uy) stays silent.
+    @inline(__always) func silences(_ ux: Float, _ uy: Float, _ px: Float, _ py: Float) -> Bool {
+        guard count > 0 else { return false }
+        guard abs(normals.0.x * ux + normals.0.y * uy) >= minCos
+            || (count > 1 && abs(normals.1.x * ux + normals.1.y * uy) >= minCos) else { return false }
+        // The nearest working sample: the line map is smooth at the scale of a working pixel.
+        let wx = min(max(Int(px * perPixel + origin + 0.5), 0), width - 1)
+        let wy = min(max(Int(py * perPixel + origin + 0.5), 0), height - 1)
+        return lines[wy &* width &+ wx] >= level
+    }
 }
 
 /// `scratch.grey` (the window at (x0, y0)) minus the mean of the same window `step` away in

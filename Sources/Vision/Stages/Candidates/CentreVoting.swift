@@ -74,6 +74,9 @@ extension CandidateMaps {
     /// (`voteCentre`), in spatial order; working pixels in and out.
     func voteCentres(_ found: inout [Candidate]) {
         var scratch = VoteScratch()
+        let quiet = grid == nil ? QuietDirections.none
+            : QuietDirections(normals: gridNormals, maxAngleDeg: config.quietRulingEdgesDeg, lines: separated.lines,
+                              working: working, level: config.crossingLineContrast)
         // Steps along each ruling direction in image pixels, for the line-subtracted votes.
         let lineSteps = config.lineSubtractedVotes && grid != nil
             ? rulingAngles.map { LineSteps(angle: $0, maxLength: 4 * config.maxRadiusPx, tolerance: 0.1) } : []
@@ -87,12 +90,17 @@ extension CandidateMaps {
             }
             var r = r0
             var lineStep = step(r)
-            var c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch, lineStep: lineStep)
+            // Ruling edges are silenced only for a candidate whose centre lies off the lines:
+            // one on a line (the line subtracted cancels its edges there) or inside a triple
+            // line's band has its own rim on the line.
+            let offLines = separated.lines.bilinear(found[i].x, found[i].y) < Float(0.5 * config.crossingLineContrast)
+            let quietHere = offLines ? quiet : .none
+            var c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch, lineStep: lineStep, quiet: quietHere)
             // Every vote after the first starts from the detector's centre again, at a larger radius.
             func revote(at radius: Double) {
                 r = min(radius, config.maxRadiusPx)
                 lineStep = step(r)
-                c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch, lineStep: lineStep)
+                c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch, lineStep: lineStep, quiet: quietHere)
             }
             // A radius the detector underestimated (a split half, a cell shrunk by a
             // neighbouring line) puts the cell's rim outside the voting annulus and its
