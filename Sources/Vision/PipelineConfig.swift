@@ -494,18 +494,19 @@ public struct PipelineConfig: Sendable, Equatable {
     /// dropped the cell (a tenth of the third generator's missed cells, which a tuned
     /// HoughCircles finds: `scripts/hough-reference.py`). A rim off the lines keeps all its
     /// votes. A candidate centred on a line, or inside a triple line's band, has its own rim
-    /// on the line: it votes with every edge (and with the line subtracted, `lineSubtractedVotes`,
-    /// where it lies on one line). Thirty-eighth session, against every edge voting: third
-    /// generator 0.9449 -> 0.9487, independent 0.9561 -> 0.9564, seed 4242 0.9423 -> 0.9435,
-    /// fourth generator 0.9497 -> 0.9503 and 0.9366 -> 0.9386, fifth 0.8710 -> 0.8713, 0.8907 ->
-    /// 0.8903 and 0.8776 -> 0.8785, the Goldens 0.9890 -> 0.9892; blank controls one detection
-    /// more on three sets (third generator 25 -> 26, fourth 5 -> 6 and 11 -> 12), the same on
-    /// the rest; `cellqa synth` main 0.9846 -> 0.9844, its JPEG q60 set 0.9919 -> 0.9917 (+2 false
-    /// detections each). Silencing for every candidate gained more on
-    /// the third generator (0.9512) but lost three Golden cells inside a triple line's band;
-    /// every direction silenced, on the lines or not, was worse on five of nine sets (the
-    /// sixteenth session found the same as a replacement for the line subtraction); half the
-    /// line level worse on all five tried; 6 / 10 / 24 / 35 degrees no better than 16.
+    /// on the line: it votes with every edge (and with the line subtracted,
+    /// `lineSubtractedVotes`, where it lies on one line).
+    /// Thirty-eighth session, against every edge voting: third generator 0.9449 -> 0.9487,
+    /// independent 0.9561 -> 0.9564, seed 4242 0.9423 -> 0.9435, fourth generator 0.9497 ->
+    /// 0.9503 and 0.9366 -> 0.9386, fifth 0.8710 -> 0.8713, 0.8907 -> 0.8903 and 0.8776 ->
+    /// 0.8785, the Goldens 0.9890 -> 0.9892, `cellqa synth` main 0.9846 -> 0.9844 and its JPEG
+    /// q60 set 0.9919 -> 0.9917 (+2 false detections each); blank controls one detection more
+    /// on three sets (third generator 25 -> 26, fourth 5 -> 6 and 11 -> 12), the same on the
+    /// rest. Silencing for every candidate gained more on the third generator (0.9512) but
+    /// lost three Golden cells inside a triple line's band; every direction silenced, on the
+    /// lines or not, was worse on five of nine sets (the sixteenth session found the same as a
+    /// replacement for the line subtraction); half the line level was worse on all five sets
+    /// tried; 6 / 10 / 24 / 35 degrees no better than 16.
     public var quietRulingEdgesDeg: Double = 16
     /// With a ruling found, a candidate on one of its lines that passed the boundary test on
     /// its raw rim is tested again with the line subtracted (as for `lineSubtraction`, using
