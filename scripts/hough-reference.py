@@ -8,6 +8,11 @@ reference scores far below 0.915 is harder than the held-out set, one where it s
 0.915 while cellqa drops is a set that shows a cellqa weakness.
 
     scripts/hough-reference.py DIR [DIR...] [--tune] [--params p1,p2,minDist,blur]
+    scripts/hough-reference.py DIR --misses REPORT_DIR [--params ...]
+
+With `--misses`, the cells a `cellqa run` report (its detections.csv) missed that the
+reference finds are listed as `IMAGE X Y R` lines, by condition: where cellqa is weaker than
+the yardstick, ready for `cellqa count IMAGE --explain X,Y`.
 
 Pipeline per image: grey (OpenCV's BGR -> grey), a Gaussian blur of sigma `blur` px (none at
 0), `cv2.HoughCircles` (HOUGH_GRADIENT, dp 1, Canny high threshold p1, accumulator threshold
@@ -20,6 +25,7 @@ its centre (5 px without r), maximum matching, then minimum total distance.
 Development tool: needs numpy, scipy and opencv-python-headless (pip), not part of CI.
 """
 import argparse
+import csv
 import itertools
 import json
 import os
@@ -120,10 +126,36 @@ def report(folder, params, result, by_condition):
     sys.stdout.flush()
 
 
+def list_misses(items, params, report_dir):
+    """Prints the cells the report missed (status FN) that the reference finds."""
+    p1, p2, min_dist, sigma = params
+    missed = {}
+    with open(os.path.join(report_dir, "detections.csv")) as f:
+        for row in csv.DictReader(f):
+            if row["status"] == "FN":
+                name = os.path.basename(row["path"])
+                r = float(row["label_r"]) if row["label_r"] else None
+                missed.setdefault(name, []).append((float(row["label_x"]), float(row["label_y"]), r))
+    by_condition = {}
+    for name, grey, _, _, condition in items:
+        cells = missed.get(name, [])
+        pred = detect(blurred(grey, sigma), p1, p2, min_dist) if cells else []
+        found = [c for c in cells if match_count(pred, [c]) == 1]
+        row = by_condition.setdefault(condition, [0, 0])
+        row[0] += len(found)
+        row[1] += len(cells)
+        for x, y, r in found:
+            print(f"{name} {x} {y} {r if r is not None else ''}".rstrip())
+    for condition, (found, total) in sorted(by_condition.items()):
+        print(f"# {condition}: the reference finds {found} of cellqa's {total} missed cells", file=sys.stderr)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("dirs", nargs="+", help="dataset folders: images beside labels-v1 JSON")
     ap.add_argument("--tune", action="store_true", help="search the parameters per folder")
+    ap.add_argument("--misses", metavar="REPORT_DIR",
+                    help="list the cells this cellqa report missed that the reference finds")
     ap.add_argument("--params", default="40,15,10,1.0",
                     help="p1,p2,minDist,blur when not tuning (default %(default)s)")
     args = ap.parse_args()
@@ -132,6 +164,9 @@ def main():
         items = load_set(folder)
         cache = {}
         params = fixed
+        if args.misses:
+            list_misses(items, params, args.misses)
+            continue
         if args.tune:
             grid = itertools.product([25, 40, 60], [11, 13, 15, 18], [7, 10], [0.0, 1.0, 2.0])
             params = max(grid, key=lambda g: score(items, g, cache)[0])
