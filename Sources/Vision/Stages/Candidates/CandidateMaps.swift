@@ -93,9 +93,12 @@ struct CandidateMaps {
         }
     }
 
+    /// The removed line (or fibre) under a working-scale candidate's centre, log-contrast units.
+    func lineUnderCentre(_ c: Candidate) -> Float { separated.lines.bilinear(c.x, c.y) }
+
     /// Whether a working-scale candidate lies on a ruling line (or a fibre) strong enough for
     /// the crossing tests (`crossingLineContrast`).
-    func isOnLine(_ c: Candidate) -> Bool { separated.lines.bilinear(c.x, c.y) >= Float(config.crossingLineContrast) }
+    func isOnLine(_ c: Candidate) -> Bool { lineUnderCentre(c) >= Float(config.crossingLineContrast) }
 
     /// The share of a working-scale candidate's sectors inside the image: coverage counts only
     /// those, since a cell cut by the border shows part of its rim (a tenth of the missed cells

@@ -93,7 +93,7 @@ extension CandidateMaps {
             // Ruling edges are silenced only for a candidate whose centre lies off the lines:
             // one on a line (the line subtracted cancels its edges there) or inside a triple
             // line's band has its own rim on the line.
-            let offLines = separated.lines.bilinear(found[i].x, found[i].y) < Float(0.5 * config.crossingLineContrast)
+            let offLines = grid != nil && lineUnderCentre(found[i]) < Float(0.5 * config.crossingLineContrast)
             let quietHere = offLines ? quiet : .none
             var c = voteCentre(image, x: x0, y: y0, r: r, scratch: &scratch, lineStep: lineStep, quiet: quietHere)
             // Every vote after the first starts from the detector's centre again, at a larger radius.
