@@ -151,7 +151,7 @@ public struct Acceptance: Sendable, Equatable {
             case "stageBudgets": limits.stageBudgets = isNull ? [] : try budgets(cursor)
             default:
                 let known = (allowTags ? ["description", "tags", "baseline"] : []) + limitKeys
-                throw cursor.error(message: "unknown key \"\(key)\" (known keys: \(known.joined(separator: ", ")))")
+                throw cursor.error(message: "unknown key \"\(key)\"" + unknownNameHint(key, among: known))
             }
         }
         return limits
@@ -188,7 +188,7 @@ public struct Acceptance: Sendable, Equatable {
                     guard let clock = TimingClock(rawValue: name) else { throw field.error(expected: "\"wall\" or \"cpu\"") }
                     budget.clock = clock
                 default:
-                    throw field.error(message: "unknown key \"\(key)\" (known keys: medianMs, p90Ms, clock)")
+                    throw field.error(message: "unknown key \"\(key)\"" + unknownNameHint(key, among: ["medianMs", "p90Ms", "clock"]))
                 }
             }
             if budget.medianMs == nil && budget.p90Ms == nil {

@@ -181,11 +181,11 @@ public struct BaselinePolicy: Sendable, Equatable {
                         guard let clock = TimingClock(rawValue: name) else { throw t.error(expected: "\"wall\" or \"cpu\"") }
                         policy.timingClock = clock
                     default:
-                        throw t.error(message: "unknown key \"\(tkey)\" (known keys: tolerance, noiseFloor, noiseFloorMs, alpha, clock)")
+                        throw t.error(message: "unknown key \"\(tkey)\"" + unknownNameHint(tkey, among: ["tolerance", "noiseFloor", "noiseFloorMs", "alpha", "clock"]))
                     }
                 }
             default:
-                throw field.error(message: "unknown key \"\(key)\" (known keys: tolerances, tags, resamples, confidence, seed, timing)")
+                throw field.error(message: "unknown key \"\(key)\"" + unknownNameHint(key, among: ["tolerances", "tags", "resamples", "confidence", "seed", "timing"]))
             }
         }
         return policy
@@ -206,7 +206,7 @@ public struct BaselinePolicy: Sendable, Equatable {
             switch kind {
             case "absolute": out[metric] = .absolute(v)
             case "relative": out[metric] = .relative(v)
-            default: throw value.error(message: "unknown key \"\(kind)\" (known keys: absolute, relative)")
+            default: throw value.error(message: "unknown key \"\(kind)\"" + unknownNameHint(kind, among: ["absolute", "relative"]))
             }
         }
         return out

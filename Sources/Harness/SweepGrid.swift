@@ -77,7 +77,7 @@ public func sweepSettings(base: PipelineConfig, axes: [SweepAxis], maxSettings: 
     var seen = Set<String>()
     for axis in axes {
         guard let current = baseObject[axis.key] else {
-            throw SweepInputError("unknown config key \"\(axis.key)\" (keys: \(baseObject.keys.joined(separator: ", ")))")
+            throw SweepInputError("unknown config key \"\(axis.key)\"" + unknownNameHint(axis.key, among: baseObject.keys, listLabel: "keys"))
         }
         let isSwitch = current == .bool(true) || current == .bool(false)
         guard current.number != nil || isSwitch else {

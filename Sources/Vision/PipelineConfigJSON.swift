@@ -197,7 +197,7 @@ extension PipelineConfig {
         let keys = ConfigKey.all
         for (name, cursor) in try root.members() {
             guard let key = keys.first(where: { $0.name == name }) else {
-                throw cursor.error(message: "unknown configuration key \"\(name)\" (known: \(keys.map(\.name).joined(separator: ", ")))")
+                throw cursor.error(message: "unknown configuration key \"\(name)\"" + unknownNameHint(name, among: keys.map(\.name), listLabel: "known"))
             }
             switch key {
             case .number(_, let path, let range):

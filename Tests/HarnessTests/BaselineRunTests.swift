@@ -237,6 +237,13 @@ import Vision
                                       "minScore=2.5 nmsIoU=0.4", "minScore=3 nmsIoU=0.2", "minScore=3 nmsIoU=0.4"])
         #expect(grid[3].config.nmsIoU == 0.4 && grid[3].config.minScore == 2.5)
         #expect(throws: SweepInputError.self) { try sweepSettings(base: PipelineConfig(), axes: [SweepAxis.parse("noSuchKey=1:2:1")]) }
+        // A misspelt key names the one meant.
+        do {
+            _ = try sweepSettings(base: PipelineConfig(), axes: [SweepAxis.parse("minScroe=2:3:0.5")])
+            Issue.record("a misspelt key was swept")
+        } catch {
+            #expect(error.description == "unknown config key \"minScroe\": did you mean \"minScore\"?")
+        }
         let switches = try sweepSettings(base: PipelineConfig(), axes: [SweepAxis.parse("detectHoles=false,true")])
         #expect(switches.map(\.config.detectHoles) == [false, true])
         #expect(throws: SweepInputError.self) { try sweepSettings(base: PipelineConfig(), axes: [SweepAxis.parse("gridEnabled=0,0.5")]) }

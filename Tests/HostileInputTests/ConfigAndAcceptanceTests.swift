@@ -33,8 +33,13 @@ import Vision
     // MARK: pipeline configuration
 
     @Test func configUnknownKeyIsRejectedByName() {
-        let message = configError("{\"minRadiusPX\": 5}")
-        #expect(message?.hasPrefix("\(Self.configFile): minRadiusPX: unknown configuration key \"minRadiusPX\" (known: detector, sizeFrom, minRadiusPx,") == true,
+        // A typo names the key meant; a key like no other lists them all.
+        #expect(configError("{\"minRadiusPX\": 5}")
+                == "\(Self.configFile): minRadiusPX: unknown configuration key \"minRadiusPX\": did you mean \"minRadiusPx\"?")
+        #expect(configError("{\"nmsIOU\": 0.3}")
+                == "\(Self.configFile): nmsIOU: unknown configuration key \"nmsIOU\": did you mean \"nmsIoU\"?")
+        let message = configError("{\"wavelength\": 5}")
+        #expect(message?.hasPrefix("\(Self.configFile): wavelength: unknown configuration key \"wavelength\" (known: detector, sizeFrom, minRadiusPx,") == true,
                 "\(String(describing: message))")
     }
 
@@ -80,12 +85,16 @@ import Vision
     // MARK: acceptance files
 
     @Test func acceptanceUnknownKeyIsRejectedByName() {
-        let message = acceptanceError("{\"minPrecison\": 0.9}")
-        #expect(message?.hasPrefix("\(Self.acceptanceFile): minPrecison: unknown key \"minPrecison\" (known keys: description, tags,") == true,
+        #expect(acceptanceError("{\"minPrecison\": 0.9}")
+                == "\(Self.acceptanceFile): minPrecison: unknown key \"minPrecison\": did you mean \"minPrecision\"?")
+        #expect(acceptanceError("{\"tags\": {\"dense\": {\"minRecal\": 0.5}}}")
+                == "\(Self.acceptanceFile): tags.dense.minRecal: unknown key \"minRecal\": did you mean \"minRecall\"?")
+        let message = acceptanceError("{\"threshold\": 0.9}")
+        #expect(message?.hasPrefix("\(Self.acceptanceFile): threshold: unknown key \"threshold\" (known keys: description, tags,") == true,
                 "\(String(describing: message))")
         #expect(message?.contains(" minPrecision,") == true)
-        let nested = acceptanceError("{\"tags\": {\"dense\": {\"minRecal\": 0.5}}}")
-        #expect(nested?.hasPrefix("\(Self.acceptanceFile): tags.dense.minRecal: unknown key \"minRecal\" (known keys: minPrecision,") == true,
+        let nested = acceptanceError("{\"tags\": {\"dense\": {\"threshold\": 0.5}}}")
+        #expect(nested?.hasPrefix("\(Self.acceptanceFile): tags.dense.threshold: unknown key \"threshold\" (known keys: minPrecision,") == true,
                 "\(String(describing: nested))")
     }
 
