@@ -382,6 +382,18 @@ public struct PipelineConfig: Sendable, Equatable {
     /// `tripleCrossingBetweenStrokes`, 9 and 85 without it; no other set moved, no cell lost;
     /// an early form reaching 2 radii lost 3 cells.) 0 = off.
     public var strokeGapRadii: Double = 1.5
+    /// In a view whose ruling was found but whose scale could not be registered
+    /// ("grid-scale-assumed"), where no rule that reads the chamber's geometry can place the
+    /// triple lines: a candidate enclosed by ruling lines, one on each side along both ruling
+    /// directions between 0.6 and this many radii from its centre and none through it
+    /// (`isInRulingWindow`, lines as faint as the crossing test's), is the ruling's own window
+    /// (the light squares between the strokes of crossing triple lines drawn far apart);
+    /// unless its disc shows on the stain map. A cell there lies across the strokes. Views with
+    /// a registered scale are left to the geometric rules (asked there too, the test cost the
+    /// independent and third generators' draws 0.0005-0.0007 of F1). (Fortieth session: the
+    /// sixth generator's second draw 0.8540 -> 0.8616, its heavy-lined `hard` view 210 -> 127
+    /// false detections for no cell; no other set moved.) 0 = off.
+    public var unregisteredWindowRadii: Double = 2.0
     /// The stroke-gap test (`strokeGapRadii`) also where a triple line ends at another: along
     /// each direction each line's strength is the stronger of its two halves
     /// (`oneSidedLineStrength`), and across one of the two directions the line map may stay

@@ -97,6 +97,7 @@ enum ConfigKey {
             .flag("tripleCrossingBetweenStrokes", \.tripleCrossingBetweenStrokes),
             .flag("tripleCrossingAtBorder", \.tripleCrossingAtBorder),
             .number("strokeGapRadii", \.strokeGapRadii, 0...10),
+            .number("unregisteredWindowRadii", \.unregisteredWindowRadii, 0...10),
             .flag("strokeGapsAtJunctions", \.strokeGapsAtJunctions),
             .number("fineStrokeGapContrast", \.fineStrokeGapContrast, 0...10),
             .number("lineShiftRatio", \.lineShiftRatio, 0...1000),

@@ -106,6 +106,42 @@ public func isOnCrossing(_ contrast: Plane, x: Double, y: Double, angles: [Doubl
     return flanked(a) && flanked(b)
 }
 
+/// Whether (x, y) lies in a window of the ruling: along each of the first two `angles` a line
+/// stands on both sides of the point, between `nearest` and `farthest` pixels from it, and
+/// none runs through it. A line stands where its strength (`lineStrength`) is at least `level`
+/// above the floor seen along the two bisectors at the point. The little squares between the
+/// strokes of crossing triple lines are such windows, about a cell wide; a cell in the open is
+/// flanked by no line that close, and one on a line has the line through it.
+///
+/// - Parameters:
+///   - contrast: log-contrast map (`logContrast`), where a ruling line is a positive ridge.
+///   - x, y: point, pixels of `contrast`.
+///   - angles: line directions, radians (the first two are used).
+///   - halfLength: pixels either side sampled along a line (at least one cell diameter).
+///   - level: how far a line stands above the floor, log-contrast units.
+///   - nearest, farthest: the band of offsets searched on each side, pixels (1 at least).
+public func isInRulingWindow(_ contrast: Plane, x: Double, y: Double, angles: [Double], halfLength: Int,
+                             level: Float, nearest: Double, farthest: Double) -> Bool {
+    guard angles.count >= 2, halfLength >= 1, x.isFinite, y.isFinite, farthest.isFinite else { return false }
+    let from = max(1, Int(nearest.rounded(.down))), to = Int(farthest.rounded(.up))
+    guard to >= from else { return false }
+    func strength(_ px: Double, _ py: Double, _ angle: Double) -> Float {
+        lineStrength(contrast, x: px, y: py, angle: angle, halfLength: halfLength)
+    }
+    let a = angles[0], b = angles[1], bisector = (a + b) / 2
+    let floor = min(strength(x, y, bisector), strength(x, y, bisector + .pi / 2))
+    func stands(_ px: Double, _ py: Double, _ angle: Double) -> Bool { strength(px, py, angle) - floor >= level }
+    func flanked(_ angle: Double) -> Bool {
+        guard !stands(x, y, angle) else { return false }
+        let nx = -sin(angle), ny = cos(angle)
+        func side(_ sign: Double) -> Bool {
+            (from...to).contains { o in stands(x + sign * Double(o) * nx, y + sign * Double(o) * ny, angle) }
+        }
+        return side(-1) && side(1)
+    }
+    return flanked(a) && flanked(b)
+}
+
 /// Whether a candidate on a crossing of two lines shows a cell's rim in the four quadrants
 /// the lines leave open: along each quadrant's bisector and 15 degrees either side, the
 /// darkest point between 0.75 and 1.2 radii lies `depth` below the point at 0.45 radii and

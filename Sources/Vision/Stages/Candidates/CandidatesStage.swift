@@ -90,6 +90,10 @@ struct CandidatesStage: Stage {
             found = filtered
             frame.trace?.record("triple-line crossings", found, position: { ($0.x, $0.y, $0.r) })
         }
+        if let windowsLeft = maps.unregisteredWindowsFiltered(found) {
+            found = windowsLeft
+            frame.trace?.record("ruling windows", found, position: { ($0.x, $0.y, $0.r) })
+        }
         if let gapsLeft = maps.strokeGapsFiltered(found) {
             found = gapsLeft
             frame.trace?.record("stroke gaps", found, position: { ($0.x, $0.y, $0.r) })

@@ -20,7 +20,7 @@ extension CandidateMaps {
     }
 
     /// Crossings of lines a third as strong as the faintest cell: visible lines, not noise.
-    private var faintCrossingLevel: Float { Float(min(config.crossingLineContrast, 0.3 * config.minContrast)) }
+    var faintCrossingLevel: Float { Float(min(config.crossingLineContrast, 0.3 * config.minContrast)) }
 
     /// Whether the line-crossing filter runs: two ruling directions (found, or with no ruling
     /// found the horizontal and vertical: a partial view shows too few lines for the
@@ -196,7 +196,7 @@ extension CandidateMaps {
 
     /// Whether a working-scale candidate's disc shows on the stain map (a dead cell, whatever
     /// ruling lies under it), by a sector more than the boundary test asks.
-    private func showsStainedDisc(_ w: Candidate) -> Bool {
+    func showsStainedDisc(_ w: Candidate) -> Bool {
         guard let stain else { return false }
         return stain.coverage(of: w) / visibleShare(w) >= config.minEdgeCoverage + config.lineEdgeCoverageMargin
     }
