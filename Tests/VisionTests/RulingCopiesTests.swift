@@ -105,7 +105,7 @@ struct RulingCopiesTests {
     /// The setting is read from a configuration file and printed with the defaults.
     @Test func theCloseCopySettingIsAConfigurationKey() throws {
         try expectConfigurationKey("rulingCopySingleResidual", off: "0", reads: 0.0, through: \.rulingCopySingleResidual,
-                                   defaultText: "0.18", invalid: "-1")
+                                   defaultText: "0.225", invalid: "-1")
     }
 
     /// A flat window carries nothing to compare, and a window that leaves the image is not
