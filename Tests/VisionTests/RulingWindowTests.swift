@@ -48,8 +48,8 @@ struct RulingWindowTests {
     /// The sixth generator's second draw, `hard-04.jpg` (heavy dark lines, triple lines' strokes
     /// about 15 µm apart, JPEG): the ruling's lines are found but its scale is not registered.
     static let path = "Tests/Images/unregistered-ruling-windows.png"
-    /// Windows between the strokes detected without the rule, image pixels (no cell labelled
-    /// within 25 radii of any of them).
+    /// Windows between the strokes detected without the rule, image pixels (none within three
+    /// radii of a labelled cell).
     static let windows: [(Double, Double)] = [(460, 98), (460, 114), (257, 318), (257, 335), (240, 336), (462, 336)]
 
     @Test func thePipelineDropsTheWindowsOnly() throws {
