@@ -71,15 +71,11 @@ public func isOnCrossing(_ contrast: Plane, x: Double, y: Double, angles: [Doubl
                          level: Float, reach: Double = 0, oneSided: Bool = false) -> Bool {
     guard angles.count >= 2 else { return false }
     let a = angles[0], b = angles[1]
-    let bisector = (a + b) / 2
     func strength(_ x: Double, _ y: Double, _ angle: Double) -> Float {
         oneSided ? oneSidedLineStrength(contrast, x: x, y: y, angle: angle, halfLength: halfLength)
             : lineStrength(contrast, x: x, y: y, angle: angle, halfLength: halfLength)
     }
-    func floor() -> Float {
-        min(lineStrength(contrast, x: x, y: y, angle: bisector, halfLength: halfLength),
-            lineStrength(contrast, x: x, y: y, angle: bisector + .pi / 2, halfLength: halfLength))
-    }
+    func floor() -> Float { bisectorFloor(contrast, x: x, y: y, angles: (a, b), halfLength: halfLength) }
     guard reach >= 1 else {
         // The contrast map is non-negative, so so is the floor: a direction below `level`
         // decides without the other three quantiles (most candidates lie on no line).
@@ -95,15 +91,30 @@ public func isOnCrossing(_ contrast: Plane, x: Double, y: Double, angles: [Doubl
     // first, that does so settles a side.
     let floorLevel = floor()
     func flanked(_ angle: Double) -> Bool {
-        let nx = -sin(angle), ny = cos(angle)
-        func stands(_ o: Int) -> Bool {
-            strength(x + Double(o) * nx, y + Double(o) * ny, angle) - floorLevel >= level
-        }
-        if stands(0) { return true }
-        let r = Int(reach)
-        return (1...r).contains { stands(-$0) } && (1...r).contains { stands($0) }
+        let stands = { (px: Double, py: Double) in strength(px, py, angle) - floorLevel >= level }
+        return stands(x, y) || hasLinesOnBothSides(x: x, y: y, angle: angle, offsets: 1...Int(reach), stands: stands)
     }
     return flanked(a) && flanked(b)
+}
+
+/// The lower of the line strengths along the two bisectors of `angles` at (x, y): the level
+/// a ruling line must stand above, since at a crossing the bisectors run along neither line.
+private func bisectorFloor(_ contrast: Plane, x: Double, y: Double, angles: (Double, Double),
+                           halfLength: Int) -> Float {
+    let bisector = (angles.0 + angles.1) / 2
+    return min(lineStrength(contrast, x: x, y: y, angle: bisector, halfLength: halfLength),
+               lineStrength(contrast, x: x, y: y, angle: bisector + .pi / 2, halfLength: halfLength))
+}
+
+/// Whether a line along `angle` stands (`stands` at the sampled point) on each side of (x, y)
+/// at some perpendicular offset in `offsets` (pixels), nearest first.
+private func hasLinesOnBothSides(x: Double, y: Double, angle: Double, offsets: ClosedRange<Int>,
+                                 stands: (Double, Double) -> Bool) -> Bool {
+    let nx = -sin(angle), ny = cos(angle)
+    func side(_ sign: Double) -> Bool {
+        offsets.contains { o in stands(x + sign * Double(o) * nx, y + sign * Double(o) * ny) }
+    }
+    return side(-1) && side(1)
 }
 
 /// Whether (x, y) lies in a window of the ruling: along each of the first two `angles` a line
@@ -125,19 +136,13 @@ public func isInRulingWindow(_ contrast: Plane, x: Double, y: Double, angles: [D
     guard angles.count >= 2, halfLength >= 1, x.isFinite, y.isFinite, farthest.isFinite else { return false }
     let from = max(1, Int(nearest.rounded(.down))), to = Int(farthest.rounded(.up))
     guard to >= from else { return false }
-    func strength(_ px: Double, _ py: Double, _ angle: Double) -> Float {
-        lineStrength(contrast, x: px, y: py, angle: angle, halfLength: halfLength)
-    }
-    let a = angles[0], b = angles[1], bisector = (a + b) / 2
-    let floor = min(strength(x, y, bisector), strength(x, y, bisector + .pi / 2))
-    func stands(_ px: Double, _ py: Double, _ angle: Double) -> Bool { strength(px, py, angle) - floor >= level }
+    let a = angles[0], b = angles[1]
+    let floor = bisectorFloor(contrast, x: x, y: y, angles: (a, b), halfLength: halfLength)
     func flanked(_ angle: Double) -> Bool {
-        guard !stands(x, y, angle) else { return false }
-        let nx = -sin(angle), ny = cos(angle)
-        func side(_ sign: Double) -> Bool {
-            (from...to).contains { o in stands(x + sign * Double(o) * nx, y + sign * Double(o) * ny, angle) }
+        let stands = { (px: Double, py: Double) in
+            lineStrength(contrast, x: px, y: py, angle: angle, halfLength: halfLength) - floor >= level
         }
-        return side(-1) && side(1)
+        return !stands(x, y) && hasLinesOnBothSides(x: x, y: y, angle: angle, offsets: from...to, stands: stands)
     }
     return flanked(a) && flanked(b)
 }
