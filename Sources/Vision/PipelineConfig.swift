@@ -101,6 +101,14 @@ public struct PipelineConfig: Sendable, Equatable {
     /// which takes the central square's 200 µm group squares for 250 µm squares in views that
     /// straddle it and a neighbour.
     public var gridRegisterInView: Bool = true
+    /// With `gridRegisterInView`, each chamber map is also compared with a ruling whose side
+    /// squares are empty (the four large squares between the corners ruled with their borders
+    /// only, the central square's triple lines and the corner squares' single lines stopping
+    /// at them), and the better of the two comparisons counts. Chambers are made both ways;
+    /// compared with the standard drawing alone, a view with an empty side square sees
+    /// predicted lines missing there and can take a 250 µm corner square for the central
+    /// square's 50 µm ruling (a fifth of the scale). Off: the standard drawing only.
+    public var gridEmptySideSquares: Bool = true
     /// Smallest and largest grid line spacing searched, image pixels.
     public var gridMinSpacingPx: Double = 40
     public var gridMaxSpacingPx: Double = 600

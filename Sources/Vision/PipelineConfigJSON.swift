@@ -44,6 +44,7 @@ enum ConfigKey {
             .flag("gridKeystone", \.gridKeystone),
             .flag("gridResidueRetry", \.gridResidueRetry),
             .flag("gridRegisterInView", \.gridRegisterInView),
+            .flag("gridEmptySideSquares", \.gridEmptySideSquares),
             .number("gridMinSpacingPx", \.gridMinSpacingPx, 2...100_000),
             .number("gridMaxSpacingPx", \.gridMaxSpacingPx, 2...100_000),
             .number("gridSpacingUm", \.gridSpacingUm, 1...3000),

@@ -348,7 +348,8 @@ struct GridStage: Stage {
             inView = registerRulingInView(lines.profiles, agreement: { pair, firstLook in
                 chamberMapping(normals: normals, fits: pair, scale: frame.scale).flatMap {
                     (firstLook ? coarse : fine).agreement(imageToChamber: $0.imageToChamber,
-                                                          umPerPixel: $0.umPerPixel, workingScale: frame.scale)
+                                                          umPerPixel: $0.umPerPixel, workingScale: frame.scale,
+                                                          emptySideSquares: config.gridEmptySideSquares)
                 }
             }, assumedSpacingUm: config.gridSpacingUm)
         }
