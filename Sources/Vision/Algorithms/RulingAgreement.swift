@@ -25,8 +25,9 @@ struct RulingDrawing {
 
     init(halfWidthUm: Double, reach: Int) {
         let count = Int((NeubauerGeometry.ruledAreaUm + 2 * Self.marginUm) * Self.samplesPerUm) + 1
-        // Masks: full, central, frame, group, corner.
-        var masks = [[UInt8]](repeating: [UInt8](repeating: 0, count: count), count: 5)
+        // Masks, interleaved as the table is: full, central, frame, group, corner.
+        let classes = Self.classes
+        var masks = [UInt8](repeating: 0, count: count * classes)
         let large = NeubauerGeometry.largeSquareUm
         for line in NeubauerGeometry.rulingLines() {
             let spansAll = line.extentEndUm - line.extentStartUm >= NeubauerGeometry.ruledAreaUm
@@ -38,26 +39,29 @@ struct RulingDrawing {
                     let lo = max(0, Int(((p - halfWidthUm + Self.marginUm) * Self.samplesPerUm).rounded(.up)))
                     let hi = min(count - 1, Int(((p + halfWidthUm + Self.marginUm) * Self.samplesPerUm).rounded(.down)))
                     guard lo <= hi else { continue }
-                    for i in lo...hi { masks[k][i] = 1 }
+                    for i in lo...hi { masks[i * classes + k] = 1 }
                 }
             }
         }
         // Box means over the window: a running count of covered steps, the window cut at the
         // table's ends (where nothing is drawn) but always divided by its full width.
         let width = Float(2 * reach + 1)
-        let shares = masks.map { mask -> [Float] in
-            mask.withUnsafeBufferPointer { m in
-                var covered = 0
-                for i in 0..<min(reach, count) { covered += Int(m[i]) }
-                return (0..<count).map { i in
-                    if i + reach < count { covered += Int(m[i + reach]) }
-                    if i - reach - 1 >= 0 { covered -= Int(m[i - reach - 1]) }
-                    return Float(covered) / width
+        var table = [Float](repeating: 0, count: count * classes)
+        masks.withUnsafeBufferPointer { m in
+            table.withUnsafeMutableBufferPointer { t in
+                for k in 0..<classes {
+                    var covered = 0
+                    for i in 0..<min(reach, count) { covered += Int(m[i * classes + k]) }
+                    for i in 0..<count {
+                        if i + reach < count { covered += Int(m[(i + reach) * classes + k]) }
+                        if i - reach - 1 >= 0 { covered -= Int(m[(i - reach - 1) * classes + k]) }
+                        t[i * classes + k] = Float(covered) / width
+                    }
                 }
             }
         }
         self.count = count
-        table = (0..<count * Self.classes).map { shares[$0 % Self.classes][$0 / Self.classes] }
+        self.table = table
     }
 }
 
