@@ -2,8 +2,9 @@ import Foundation
 import Hemocytometer
 
 /// The Neubauer-improved ruling drawn along one axis, for `RulingView.agreement`, per half
-/// micrometre of chamber coordinate: the share of a window `reach` table steps either side of
-/// it that the strokes of a class of lines cover. Each stroke is `2 * halfWidthUm` wide.
+/// micrometre of chamber coordinate, as running counts: how many table steps before each step
+/// the strokes of a class of lines cover, so that the share of any window they cover is two
+/// reads (`share`). Each stroke is `2 * halfWidthUm` wide.
 ///
 /// The classes: `full`, every line that spans the whole ruled area; `central`, the 50 µm lines,
 /// drawn only across the central large square; and, for chambers whose side squares are left
@@ -14,18 +15,18 @@ import Hemocytometer
 struct RulingDrawing {
     static let marginUm = 200.0
     static let samplesPerUm = 2.0
+    static let classes = 5
     /// Table steps per axis (from -`marginUm` to the ruled area's far side plus the margin).
     let count: Int
-    /// The shares, `classes` a step: full, central, frame, group, corner.
-    let table: [Float]
-    static let classes = 5
+    /// `classes` counts a step, for steps 0 ... count (full, central, frame, group, corner):
+    /// the covered steps before it.
+    let covered: [Int32]
 
     /// The window's reach either side, table steps, for a window `windowUm` wide.
     static func reach(windowUm: Double) -> Int { max(0, Int((windowUm * samplesPerUm / 2).rounded(.down))) }
 
-    init(halfWidthUm: Double, reach: Int) {
+    init(halfWidthUm: Double) {
         let count = Int((NeubauerGeometry.ruledAreaUm + 2 * Self.marginUm) * Self.samplesPerUm) + 1
-        // Masks, interleaved as the table is: full, central, frame, group, corner.
         let classes = Self.classes
         var masks = [UInt8](repeating: 0, count: count * classes)
         let large = NeubauerGeometry.largeSquareUm
@@ -43,25 +44,12 @@ struct RulingDrawing {
                 }
             }
         }
-        // Box means over the window: a running count of covered steps, the window cut at the
-        // table's ends (where nothing is drawn) but always divided by its full width.
-        let width = Float(2 * reach + 1)
-        var table = [Float](repeating: 0, count: count * classes)
-        masks.withUnsafeBufferPointer { m in
-            table.withUnsafeMutableBufferPointer { t in
-                for k in 0..<classes {
-                    var covered = 0
-                    for i in 0..<min(reach, count) { covered += Int(m[i * classes + k]) }
-                    for i in 0..<count {
-                        if i + reach < count { covered += Int(m[(i + reach) * classes + k]) }
-                        if i - reach - 1 >= 0 { covered -= Int(m[(i - reach - 1) * classes + k]) }
-                        t[i * classes + k] = Float(covered) / width
-                    }
-                }
-            }
+        var covered = [Int32](repeating: 0, count: (count + 1) * classes)
+        for i in 0..<count {
+            for k in 0..<classes { covered[(i + 1) * classes + k] = covered[i * classes + k] + Int32(masks[i * classes + k]) }
         }
         self.count = count
-        self.table = table
+        self.covered = covered
     }
 }
 
@@ -75,20 +63,16 @@ struct RulingView {
     let columns: Int, rows: Int
     /// Image pixel coordinates of the first block's centre, and between block centres.
     let origin: Double, spacing: Double
-    /// The drawings made so far, by stroke width and window: the pairs of one scale share them.
+    /// The drawings made so far, by stroke width: the pairs share them (at up to about 5 µm
+    /// per pixel every map draws its strokes 2.5 µm either side of their middle).
     private let drawings = DrawingCache()
 
     private final class DrawingCache {
-        var drawings: [Key: RulingDrawing] = [:]
-        struct Key: Hashable {
-            let halfWidthUm: Double
-            let reach: Int
-        }
-        func drawing(halfWidthUm: Double, reach: Int) -> RulingDrawing {
-            let key = Key(halfWidthUm: halfWidthUm, reach: reach)
-            if let known = drawings[key] { return known }
-            let made = RulingDrawing(halfWidthUm: halfWidthUm, reach: reach)
-            drawings[key] = made
+        var drawings: [Double: RulingDrawing] = [:]
+        func drawing(halfWidthUm: Double) -> RulingDrawing {
+            if let known = drawings[halfWidthUm] { return known }
+            let made = RulingDrawing(halfWidthUm: halfWidthUm)
+            drawings[halfWidthUm] = made
             return made
         }
     }
@@ -184,8 +168,8 @@ struct RulingView {
         // reach the table's conversions.)
         let windowU = min(spacing * (abs(h[0]) + abs(h[1])), area), windowV = min(spacing * (abs(h[3]) + abs(h[4])), area)
         let halfWidth = min(max(2.5, 0.5 * umPerPixel * Double(max(1, workingScale))), area)
-        let across = drawings.drawing(halfWidthUm: halfWidth, reach: RulingDrawing.reach(windowUm: windowU))
-        let down = drawings.drawing(halfWidthUm: halfWidth, reach: RulingDrawing.reach(windowUm: windowV))
+        let drawing = drawings.drawing(halfWidthUm: halfWidth)
+        let reachU = RulingDrawing.reach(windowUm: windowU), reachV = RulingDrawing.reach(windowUm: windowV)
         // Table positions in fixed point (16 fractional bits): (chamber µm + margin) x samples
         // per µm, stepped by a constant along a row of blocks (the map is affine), so the loop
         // converts no floating point and checks no range but the table's.
@@ -194,7 +178,7 @@ struct RulingView {
         let reach = 4 * Double(max(columns, rows)) * spacing * (abs(h[0]) + abs(h[1]) + abs(h[3]) + abs(h[4]))
             + abs(h[2]) + abs(h[5])
         guard reach * k < 1e15, columns * rows >= 16 else { return nil }
-        let tableCount = UInt(across.count), stride = RulingDrawing.classes
+        let tableCount = UInt(drawing.count), stride = RulingDrawing.classes
         // The central large square in table positions (a 50 µm line counts only there).
         let low = Int((NeubauerGeometry.largeSquareUm + RulingDrawing.marginUm) * RulingDrawing.samplesPerUm)
         let high = Int((2 * NeubauerGeometry.largeSquareUm + RulingDrawing.marginUm) * RulingDrawing.samplesPerUm)
@@ -204,16 +188,20 @@ struct RulingView {
         var sumO = 0.0, sumOO = 0.0
         var sumP = 0.0, sumPP = 0.0, sumOP = 0.0, sumQ = 0.0, sumQQ = 0.0, sumOQ = 0.0
         samples.withUnsafeBufferPointer { f in
-            across.table.withUnsafeBufferPointer { tu in
-            down.table.withUnsafeBufferPointer { tv in
-                // Coverage of a block by one axis's lines, in each drawing: `t` the axis's table
-                // at step i, `otherCentral` whether the block lies in the central band of the
+            drawing.covered.withUnsafeBufferPointer { t in
+                let count = drawing.count
+                let widthU = Float(2 * reachU + 1), widthV = Float(2 * reachV + 1)
+                // Coverage of a block by one axis's lines, in each drawing: the share of the
+                // window `reach` steps either side of step i that each class covers (the window
+                // cut at the table's ends, where nothing is drawn, but always divided by its
+                // full width), `otherCentral` whether the block lies in the central band of the
                 // other axis (the 50 µm lines, and in the drawing with empty side squares the
                 // group lines, are drawn only there, the corner lines only outside it).
-                @inline(__always) func cover(_ t: UnsafeBufferPointer<Float>, _ i: Int, otherCentral: Bool) -> (Float, Float) {
-                    let b = i &* stride
-                    let standard = min(1, t[b] + (otherCentral ? t[b &+ 1] : 0))
-                    let emptySides = min(1, t[b &+ 2] + (otherCentral ? t[b &+ 3] + t[b &+ 1] : t[b &+ 4]))
+                @inline(__always) func cover(_ i: Int, reach: Int, width: Float, otherCentral: Bool) -> (Float, Float) {
+                    let hi = min(i &+ reach &+ 1, count) &* stride, lo = max(i &- reach, 0) &* stride
+                    @inline(__always) func share(_ k: Int) -> Float { Float(t[hi &+ k] &- t[lo &+ k]) / width }
+                    let standard = min(1, share(0) + (otherCentral ? share(1) : 0))
+                    let emptySides = min(1, share(2) + (otherCentral ? share(3) + share(1) : share(4)))
                     return (standard, emptySides)
                 }
                 for row in 0..<rows {
@@ -224,8 +212,8 @@ struct RulingView {
                     for _ in 0..<columns {
                         let iu = u >> 16, iv = v >> 16
                         let inU = UInt(bitPattern: iu) < tableCount, inV = UInt(bitPattern: iv) < tableCount
-                        let (cu, cu2) = inU ? cover(tu, iu, otherCentral: iv >= low && iv <= high) : (0, 0)
-                        let (cv, cv2) = inV ? cover(tv, iv, otherCentral: iu >= low && iu <= high) : (0, 0)
+                        let (cu, cu2) = inU ? cover(iu, reach: reachU, width: widthU, otherCentral: iv >= low && iv <= high) : (0, 0)
+                        let (cv, cv2) = inV ? cover(iv, reach: reachV, width: widthV, otherCentral: iu >= low && iu <= high) : (0, 0)
                         // Lines of either axis cover a block independently of each other.
                         let p = Double(1 - (1 - cu) * (1 - cv)), q = Double(1 - (1 - cu2) * (1 - cv2))
                         let o = Double(f[at])
@@ -242,7 +230,6 @@ struct RulingView {
                         at &+= 1
                     }
                 }
-            }
             }
         }
         let n = Double(columns * rows)
