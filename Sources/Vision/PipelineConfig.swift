@@ -104,10 +104,11 @@ public struct PipelineConfig: Sendable, Equatable {
     /// With `gridRegisterInView`, each chamber map is also compared with a ruling whose side
     /// squares are empty (the four large squares between the corners ruled with their borders
     /// only, the central square's triple lines and the corner squares' single lines stopping
-    /// at them), and the better of the two comparisons counts. Chambers are made both ways;
-    /// compared with the standard drawing alone, a view with an empty side square sees
-    /// predicted lines missing there and can take a 250 µm corner square for the central
-    /// square's 50 µm ruling (a fifth of the scale). Off: the standard drawing only.
+    /// at them); that comparison, less a handicap of 0.04 (`RulingView.agreement`), counts
+    /// where it is the better. Chambers are made both ways; compared with the standard drawing
+    /// alone, a view with an empty side square sees predicted lines missing there and can take
+    /// a 250 µm corner square for the central square's 50 µm ruling (a fifth of the scale).
+    /// Off: the standard drawing only.
     public var gridEmptySideSquares: Bool = true
     /// Smallest and largest grid line spacing searched, image pixels.
     public var gridMinSpacingPx: Double = 40

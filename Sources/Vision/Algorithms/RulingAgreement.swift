@@ -3,15 +3,16 @@ import Hemocytometer
 
 /// The Neubauer-improved ruling drawn along one axis, for `RulingView.agreement`, per half
 /// micrometre of chamber coordinate, as running counts: how many table steps before each step
-/// the strokes of a class of lines cover, so that the share of any window they cover is two
-/// reads (`share`). Each stroke is `2 * halfWidthUm` wide.
+/// the strokes of a class of lines cover, so that the share of any window they cover is the
+/// difference of two counts (`RulingView.agreement`, whatever each map's window). Each stroke
+/// is `2 * halfWidthUm` wide.
 ///
 /// The classes: `full`, every line that spans the whole ruled area; `central`, the 50 µm lines,
 /// drawn only across the central large square; and, for chambers whose side squares are left
-/// empty (each large square ruled only where the standard chamber's pattern of its own), the
-/// same lines split by where they lie: `frame`, the large squares' borders (every 1000 µm);
-/// `group`, the triple lines between the central column's group squares; `corner`, the single
-/// lines of the corner squares' 250 µm subdivision.
+/// empty (ruled with their borders only), the lines spanning the ruled area split by where
+/// they lie: `frame`, the large squares' borders (every 1000 µm); `group`, the triple lines
+/// between the central column's group squares; `corner`, the single lines of the corner
+/// squares' 250 µm subdivision.
 struct RulingDrawing {
     static let marginUm = 200.0
     static let samplesPerUm = 2.0
@@ -178,7 +179,7 @@ struct RulingView {
         let reach = 4 * Double(max(columns, rows)) * spacing * (abs(h[0]) + abs(h[1]) + abs(h[3]) + abs(h[4]))
             + abs(h[2]) + abs(h[5])
         guard reach * k < 1e15, columns * rows >= 16 else { return nil }
-        let tableCount = UInt(drawing.count), stride = RulingDrawing.classes
+        let tableCount = UInt(drawing.count), classes = RulingDrawing.classes
         // The central large square in table positions (a 50 µm line counts only there).
         let low = Int((NeubauerGeometry.largeSquareUm + RulingDrawing.marginUm) * RulingDrawing.samplesPerUm)
         let high = Int((2 * NeubauerGeometry.largeSquareUm + RulingDrawing.marginUm) * RulingDrawing.samplesPerUm)
@@ -198,7 +199,7 @@ struct RulingView {
                 // other axis (the 50 µm lines, and in the drawing with empty side squares the
                 // group lines, are drawn only there, the corner lines only outside it).
                 @inline(__always) func cover(_ i: Int, reach: Int, width: Float, otherCentral: Bool) -> (Float, Float) {
-                    let hi = min(i &+ reach &+ 1, count) &* stride, lo = max(i &- reach, 0) &* stride
+                    let hi = min(i &+ reach &+ 1, count) &* classes, lo = max(i &- reach, 0) &* classes
                     @inline(__always) func share(_ k: Int) -> Float { Float(t[hi &+ k] &- t[lo &+ k]) / width }
                     let standard = min(1, share(0) + (otherCentral ? share(1) : 0))
                     let emptySides = min(1, share(2) + (otherCentral ? share(3) + share(1) : share(4)))
