@@ -33,36 +33,16 @@ struct EmptySideSquaresTests {
     /// view at 2.4 µm per pixel centred on chamber (1000, 1000), which shows the corner square,
     /// the two side squares and the central square that meet there.
     static func emptySidedView() -> (image: Image, map: [Double]) {
-        let (width, height, u) = (960, 720, 2.4)
+        let u = 2.4
         let map = [u, 0, 1000 - u * 480, 0, u, 1000 - u * 360, 0, 0, 1]
         let large = NeubauerGeometry.largeSquareUm
         func central(_ t: Double) -> Bool { t > large && t < 2 * large }
-        var random = TestSequence(state: 7)
-        var pixels = [UInt8](repeating: 0, count: width * height * 3)
-        let strokes = NeubauerGeometry.rulingLines().flatMap { line in
-            (line.style == .triple ? [-NeubauerGeometry.tripleLineOffsetUm, 0, NeubauerGeometry.tripleLineOffsetUm] : [0])
-                .map { (position: line.positionUm + $0, middle: line.positionUm, from: line.extentStartUm, to: line.extentEndUm) }
+        // A large square's border runs everywhere; any other line only in the large squares
+        // that share its column (central or not) along the other axis.
+        let image = PerspectiveTests.view(map: map, umPerPixel: u, seed: 7) { middle, along in
+            (middle / large).rounded() * large == middle || central(middle) == central(along)
         }
-        for y in 0..<height {
-            for x in 0..<width {
-                let (cu, cv) = (map[0] * Double(x) + map[2], map[4] * Double(y) + map[5])
-                var cover = 0.0
-                for stroke in strokes {
-                    // A large square's border runs everywhere; any other line only in the
-                    // large squares that share its column (central or not) along the other axis.
-                    let onFrame = (stroke.middle / large).rounded() * large == stroke.middle
-                    func drawn(along t: Double) -> Bool {
-                        t >= stroke.from && t <= stroke.to && (onFrame || central(stroke.middle) == central(t))
-                    }
-                    if drawn(along: cv) { cover = max(cover, min(1, max(0, 1.5 - abs(cu - stroke.position) / u))) }
-                    if drawn(along: cu) { cover = max(cover, min(1, max(0, 1.5 - abs(cv - stroke.position) / u))) }
-                }
-                let grey = 0.8 * (1 - 0.45 * cover) + 0.02 * (random.next() - 0.5)
-                let value = UInt8(max(0, min(255, (grey * 255).rounded())))
-                for c in 0..<3 { pixels[(y * width + x) * 3 + c] = value }
-            }
-        }
-        return (Image(width: width, height: height, pixels: pixels), map)
+        return (image, map)
     }
 
     @Test func theEmptySidedDrawingExplainsSuchAViewBetter() throws {

@@ -26,25 +26,29 @@ struct PerspectiveTests {
     }
 
     /// The ruling drawn through `map`: every stroke 2 pixels wide with a pixel of soft edge,
-    /// at 55 % of the grey background, plus a little noise; a triple line's outer strokes
-    /// `tripleOffsetUm` from its middle.
-    static func view(map: [Double], tripleOffsetUm: Double = NeubauerGeometry.tripleLineOffsetUm) -> Image {
+    /// at 55 % of the grey background, plus a little noise (`seed`); a triple line's outer
+    /// strokes `tripleOffsetUm` from its middle. `umPerPixel`: the map's scale, for the strokes'
+    /// width in pixels. `drawn`: whether the line whose middle lies at the first chamber
+    /// coordinate (µm) is drawn at the second, along it (within its extent).
+    static func view(map: [Double], tripleOffsetUm: Double = NeubauerGeometry.tripleLineOffsetUm,
+                     umPerPixel: Double = 1.1, seed: UInt64 = 42,
+                     drawn: (_ middleUm: Double, _ alongUm: Double) -> Bool = { _, _ in true }) -> Image {
         let (width, height) = (960, 720)
         let strokes = NeubauerGeometry.rulingLines().flatMap { line in
             (line.style == .triple ? [-tripleOffsetUm, 0, tripleOffsetUm] : [0]).map {
-                (position: line.positionUm + $0, from: line.extentStartUm, to: line.extentEndUm)
+                (position: line.positionUm + $0, middle: line.positionUm, from: line.extentStartUm, to: line.extentEndUm)
             }
         }
-        var random = TestSequence(state: 42)
+        var random = TestSequence(state: seed)
         var pixels = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
             for x in 0..<width {
                 let (u, v) = apply(map, Double(x), Double(y))
                 var cover = 0.0
                 for stroke in strokes {
-                    // Distance in pixels, about 1.1 µm each.
-                    if v >= stroke.from && v <= stroke.to { cover = max(cover, min(1, max(0, 1.5 - abs(u - stroke.position) / 1.1))) }
-                    if u >= stroke.from && u <= stroke.to { cover = max(cover, min(1, max(0, 1.5 - abs(v - stroke.position) / 1.1))) }
+                    func along(_ t: Double) -> Bool { t >= stroke.from && t <= stroke.to && drawn(stroke.middle, t) }
+                    if along(v) { cover = max(cover, min(1, max(0, 1.5 - abs(u - stroke.position) / umPerPixel))) }
+                    if along(u) { cover = max(cover, min(1, max(0, 1.5 - abs(v - stroke.position) / umPerPixel))) }
                 }
                 let grey = 0.8 * (1 - 0.45 * cover) + 0.02 * (random.next() - 0.5)
                 let value = UInt8(max(0, min(255, (grey * 255).rounded())))
