@@ -99,13 +99,6 @@ public struct CompareReport: Sendable {
     /// Writes compare.json and compare.md into `directory` (created if missing), atomically.
     @discardableResult
     public func write(to directory: String) throws(ReportWriteError) -> [String] {
-        try createReportDirectory(directory)
-        var written: [String] = []
-        for (name, text) in [("compare.json", jsonValue.serialized(pretty: true) + "\n"), ("compare.md", markdown + "\n")] {
-            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            try writeAtomically(Array(text.utf8), to: path)
-            written.append(path)
-        }
-        return written
+        try writeReportFiles([("compare.json", jsonValue.serialized(pretty: true) + "\n"), ("compare.md", markdown + "\n")], into: directory)
     }
 }

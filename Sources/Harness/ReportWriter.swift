@@ -45,6 +45,20 @@ extension RunReport {
     }
 }
 
+/// Writes each named text into `directory` (created with its parents when missing), each file
+/// atomically (`writeAtomically`), beside whatever else the directory holds.
+/// - Returns: the paths written, in order.
+public func writeReportFiles(_ files: [(name: String, text: String)], into directory: String) throws(ReportWriteError) -> [String] {
+    try createReportDirectory(directory)
+    var written: [String] = []
+    for (name, text) in files {
+        let path = (directory as NSString).appendingPathComponent(name)
+        try writeAtomically(Array(text.utf8), to: path)
+        written.append(path)
+    }
+    return written
+}
+
 /// Creates `directory` and its parents when missing.
 public func createReportDirectory(_ directory: String) throws(ReportWriteError) {
     do {

@@ -78,13 +78,6 @@ extension SweepResult {
     /// Writes sweep.csv, sweep.json and sweep.md into `directory`, atomically.
     @discardableResult
     public func write(to directory: String) throws(ReportWriteError) -> [String] {
-        try createReportDirectory(directory)
-        var written: [String] = []
-        for (name, text) in [("sweep.csv", csv), ("sweep.json", jsonValue.serialized(pretty: true) + "\n"), ("sweep.md", markdown)] {
-            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            try writeAtomically(Array(text.utf8), to: path)
-            written.append(path)
-        }
-        return written
+        try writeReportFiles([("sweep.csv", csv), ("sweep.json", jsonValue.serialized(pretty: true) + "\n"), ("sweep.md", markdown)], into: directory)
     }
 }

@@ -42,6 +42,18 @@ struct ReportDirectoryTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: base + "/nested") == ["report"])
     }
 
+    /// `writeReportFiles` (compare and sweep reports): creates the directory, writes each file
+    /// whole, returns the paths in order, and leaves the user's other files alone.
+    @Test func reportFilesGoBesideTheUsersOwn() throws {
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let out = base + "/nested/compare"
+        let written = try writeReportFiles([(name: "x.json", text: "{}\n"), (name: "x.md", text: "# x\n")], into: out)
+        #expect(written == [out + "/x.json", out + "/x.md"])
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: out + "/notes.txt"))
+        _ = try writeReportFiles([(name: "x.md", text: "# y\n")], into: out + "/")
+        #expect(try contents(out) == ["x.json": "{}\n", "x.md": "# y\n", "notes.txt": "mine"])
+    }
+
     @Test func aFailedWriteLeavesThePreviousReport() throws {
         defer { try? FileManager.default.removeItem(atPath: base) }
         let out = base + "/report"
