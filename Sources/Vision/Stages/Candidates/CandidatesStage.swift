@@ -78,29 +78,20 @@ struct CandidatesStage: Stage {
             frame.trace?.record("boundary test", working: found, scale: scale) { c in "coverage \(fmt(c.coverage))" }
         }
         found = found.map(maps.toImage)
-        if config.minEdgeRadiusFraction > 0 {
-            found = maps.sizeFiltered(found)
-            frame.trace?.record("boundary size", found, position: { ($0.x, $0.y, $0.r) })
-        }
-        if maps.filtersCrossings {
-            found = maps.crossingsFiltered(found)
-            frame.trace?.record("line crossings", found, position: { ($0.x, $0.y, $0.r) })
-        }
-        if let filtered = maps.tripleCrossingsFiltered(found) {
-            found = filtered
-            frame.trace?.record("triple-line crossings", found, position: { ($0.x, $0.y, $0.r) })
-        }
-        if let windowsLeft = maps.unregisteredWindowsFiltered(found) {
-            found = windowsLeft
-            frame.trace?.record("ruling windows", found, position: { ($0.x, $0.y, $0.r) })
-        }
-        if let gapsLeft = maps.strokeGapsFiltered(found) {
-            found = gapsLeft
-            frame.trace?.record("stroke gaps", found, position: { ($0.x, $0.y, $0.r) })
-        }
-        if let centred = maps.rimCentred(found) {
-            found = centred
-            frame.trace?.record("rim circle", found, position: { ($0.x, $0.y, $0.r) })
+        // The filters on the image scale, in order: each gives the candidates it keeps, or nil
+        // where it does not apply to this view (nothing recorded then).
+        let imageFilters: [(step: String, filter: ([Candidate]) -> [Candidate]?)] = [
+            ("boundary size", maps.sizeFiltered),
+            ("line crossings", maps.crossingsFiltered),
+            ("triple-line crossings", maps.tripleCrossingsFiltered),
+            ("ruling windows", maps.unregisteredWindowsFiltered),
+            ("stroke gaps", maps.strokeGapsFiltered),
+            ("rim circle", maps.rimCentred),
+        ]
+        for (step, filter) in imageFilters {
+            guard let kept = filter(found) else { continue }
+            found = kept
+            frame.trace?.record(step, found, position: { ($0.x, $0.y, $0.r) })
         }
         if let copies = maps.rulingCopiesFiltered(found) {
             frame.trace?.record("ruling copies (verdicts)", Array(zip(found, copies.verdicts)),

@@ -7,8 +7,9 @@ extension CandidateMaps {
     /// Size on the full-resolution image (`minEdgeRadiusFraction`): debris specks merge with
     /// small cells at the working scale but not here. The measured boundary also corrects a
     /// radius the detector underestimated (a split half), so that duplicate suppression sees
-    /// the cell's real extent.
-    func sizeFiltered(_ found: [Candidate]) -> [Candidate] {
+    /// the cell's real extent. Nil when off.
+    func sizeFiltered(_ found: [Candidate]) -> [Candidate]? {
+        guard config.minEdgeRadiusFraction > 0 else { return nil }
         let minEdgeRadius = config.minEdgeRadiusFraction * config.minRadiusPx
         return inSpatialOrder(found) { c -> Candidate? in
             let b = c.boundary?.radius(x: c.x, y: c.y, r: c.r) ?? boundaryRadius(image, x: c.x, y: c.y, r: c.r)
@@ -25,10 +26,12 @@ extension CandidateMaps {
     /// Whether the line-crossing filter runs: two ruling directions (found, or with no ruling
     /// found the horizontal and vertical: a partial view shows too few lines for the
     /// periodicity test, and rulings are photographed square to the frame more often than not).
-    var filtersCrossings: Bool { config.crossingLineContrast > 0 && rulingAngles.count >= 2 }
+    private var filtersCrossings: Bool { config.crossingLineContrast > 0 && rulingAngles.count >= 2 }
 
-    /// The candidates that are not what line removal leaves of a crossing (`isCrossingResidue`).
-    func crossingsFiltered(_ found: [Candidate]) -> [Candidate] {
+    /// The candidates that are not what line removal leaves of a crossing (`isCrossingResidue`);
+    /// nil where the filter does not run (`filtersCrossings`).
+    func crossingsFiltered(_ found: [Candidate]) -> [Candidate]? {
+        guard filtersCrossings else { return nil }
         // A seed has no detector response to vouch for it, and the corners of the squares
         // where even faint lines cross point at a common centre: seeds stand on no crossing of
         // faint lines.
