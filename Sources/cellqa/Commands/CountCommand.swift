@@ -12,8 +12,9 @@ struct CountCommand: ParsableCommand {
         abstract: "Count live and dead cells in hemocytometer images (table, or JSON with --json).",
         discussion: """
             Concentration needs a visible grid (cells/mL = mean per large square x 10^4 x dilution). \
-            --seed-target with --seed-volume prints how much suspension to seed for a target cell \
-            number, from the image's concentration.
+            --dilution sets the sample's dilution without a configuration file. --seed-target with \
+            --seed-volume prints how much suspension to seed for a target cell number, from the \
+            image's concentration.
             """
     )
 
@@ -28,6 +29,9 @@ struct CountCommand: ParsableCommand {
 
     @Flag(name: .long, help: "Print JSON instead of a table.")
     var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Dilution factor of the counted sample (concentration is multiplied by it); overrides the configuration's `dilution` (default 1).", valueName: "FACTOR"))
+    var dilution: Double?
 
     @Option(name: .long, help: ArgumentHelp("Seeding: number of cells wanted in the final volume.", valueName: "CELLS"))
     var seedTarget: Double?
@@ -48,6 +52,10 @@ struct CountCommand: ParsableCommand {
             throw ValidationError("--seed-target and --seed-volume go together")
         }
         guard reach > 0, reach.isFinite else { throw ValidationError("--reach must be a positive number of pixels, got \(reach)") }
+        // The configuration file's range for `dilution`.
+        if let dilution, !(1e-6...1e9).contains(dilution) {
+            throw ValidationError("--dilution must be a factor from 1e-6 to 1e9 (2 for a 1:1 mix with trypan blue), got \(dilution)")
+        }
     }
 
     func run() throws {
@@ -58,6 +66,7 @@ struct CountCommand: ParsableCommand {
                 throw ExitCode(2)
             }
         }
+        if let dilution { pipelineConfig.dilution = dilution }
         let pipeline = Pipeline(config: pipelineConfig)
         var failures = 0
         var jsonResults: [JSONValue] = []
@@ -68,7 +77,7 @@ struct CountCommand: ParsableCommand {
         for path in images {
             let image: Image
             do { image = try Image.decode(file: path) } catch {
-                printError("cellqa count: \(path): \(error)")
+                printError("cellqa count: \(message(error, file: path))")
                 failures += 1
                 continue
             }
@@ -96,7 +105,7 @@ struct CountCommand: ParsableCommand {
             if let overlay {
                 let out = images.count > 1 ? overlayPath(overlay, for: path) : overlay
                 do { try drawOverlay(image, result: result).writePNG(to: out) } catch {
-                    printError("cellqa count: \(out): \(error)")
+                    printError("cellqa count: \(message(error, file: out))")
                     failures += 1
                 }
             }
@@ -124,6 +133,12 @@ struct CountCommand: ParsableCommand {
             print(value.serialized(pretty: true))
         }
         if failures > 0 { throw ExitCode(2) }
+    }
+
+    /// The error's message led by `path`, unless it names the file already (image errors do).
+    private func message(_ error: Error, file path: String) -> String {
+        let text = "\(error)"
+        return text.hasPrefix(path + ":") ? text : "\(path): \(text)"
     }
 
     private func pad(_ text: String, _ width: Int) -> String {

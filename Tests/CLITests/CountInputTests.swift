@@ -1,0 +1,47 @@
+import Foundation
+import JSON
+import Testing
+
+/// `cellqa count` with inputs a user gets wrong, and the sample's dilution on the command line.
+@Suite struct CountInputTests {
+    static func concentration(_ result: CommandResult) throws -> Double? {
+        guard case .array(let images)? = try JSONValue.parse(result.stdout)["images"] else { return nil }
+        return images.first?["counts"]?["concentrationPerML"]?.number
+    }
+
+    @Test func badInputsAreNamedOnceAndTheRestIsCounted() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("garbage.png", "garbage")
+        let garbage = dir.url.appendingPathComponent("garbage.png").path
+        let result = try CellQABinary.run(["count", dir.url.path, garbage, CountExplainTests.golden])
+        #expect(result.status == 2)
+        // The good image after the two bad ones is still counted.
+        #expect(result.stdout.contains("sparse-s103-000.jpg"), "\(result.stdout)")
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        let directory = try #require(lines.first { $0.contains("is a directory") }, "\(result.stderr)")
+        #expect(directory == "cellqa count: \(dir.url.path): is a directory, not an image file")
+        let unknown = try #require(lines.first { $0.contains("unknown image format") }, "\(result.stderr)")
+        #expect(unknown.hasPrefix("cellqa count: \(garbage): unknown image format: first bytes are"))
+        #expect(unknown.components(separatedBy: garbage).count == 2, "the file named once: \(unknown)")
+        #expect(unknown.contains("expected PNG"))
+    }
+
+    @Test func dilutionScalesTheConcentrationAndIsChecked() throws {
+        let plain = try CellQABinary.run(["count", CountExplainTests.golden, "--json"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let base = try #require(try Self.concentration(plain))
+        #expect(base > 0)
+        let diluted = try CellQABinary.run(["count", CountExplainTests.golden, "--json", "--dilution", "2"])
+        #expect(diluted.status == 0, "\(diluted.stderr)")
+        let doubled = try #require(try Self.concentration(diluted))
+        // JSON rounds concentrations to 0.1 cells/mL.
+        #expect(abs(doubled - 2 * base) <= 0.2)
+
+        for bad in ["0", "-2", "nan"] {
+            let refused = try CellQABinary.run(["count", CountExplainTests.golden, "--dilution", bad])
+            #expect(refused.status == 2, "--dilution \(bad)")
+            #expect(refused.stderr.contains("--dilution"), "\(refused.stderr)")
+        }
+    }
+}
