@@ -82,8 +82,16 @@ struct CountCommand: ParsableCommand {
                 continue
             }
             let probes = explain.map { CandidateTrace.Probe(x: $0.x, y: $0.y) }
-            let (result, trace) = probes.isEmpty ? (try pipeline.run(image), nil)
-                : try pipeline.explain(image, probes: probes, reach: reach)
+            // A stage that throws fails this image only; the others are still counted.
+            let result: PipelineResult, trace: CandidateTrace?
+            do {
+                (result, trace) = probes.isEmpty ? (try pipeline.run(image), nil)
+                    : try pipeline.explain(image, probes: probes, reach: reach)
+            } catch {
+                printError("cellqa count: \(message(error, file: path))")
+                failures += 1
+                continue
+            }
             let totalMs = result.timings.reduce(0) { $0 + $1.wallSeconds } * 1000
             var seeding: JSONValue = .null
             var seedingText: String?
