@@ -110,6 +110,13 @@ public struct PipelineConfig: Sendable, Equatable {
     /// a 250 µm corner square for the central square's 50 µm ruling (a fifth of the scale).
     /// Off: the standard drawing only.
     public var gridEmptySideSquares: Bool = true
+    /// A registration that puts the whole view outside the ruled area (3 x 3 mm) is no
+    /// ruling (`viewMeetsRuledArea`): the lines a view shows lie inside the ruled area, so
+    /// such a map has the scale or the place wrong. (A fifth-generator blank control with
+    /// faint lines registered a diagonal family at 21.9 µm per pixel, 18 times its true
+    /// scale, its ruled area a 140-pixel square above the view, and flagged nothing.) Off:
+    /// any registration stands.
+    public var gridViewInRuledArea: Bool = true
     /// Smallest and largest grid line spacing searched, image pixels.
     public var gridMinSpacingPx: Double = 40
     public var gridMaxSpacingPx: Double = 600

@@ -45,6 +45,7 @@ enum ConfigKey {
             .flag("gridResidueRetry", \.gridResidueRetry),
             .flag("gridRegisterInView", \.gridRegisterInView),
             .flag("gridEmptySideSquares", \.gridEmptySideSquares),
+            .flag("gridViewInRuledArea", \.gridViewInRuledArea),
             .number("gridMinSpacingPx", \.gridMinSpacingPx, 2...100_000),
             .number("gridMaxSpacingPx", \.gridMaxSpacingPx, 2...100_000),
             .number("gridSpacingUm", \.gridSpacingUm, 1...3000),

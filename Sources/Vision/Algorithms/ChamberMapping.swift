@@ -35,3 +35,26 @@ public func chamberMapping(normals: [Double], fits: [RulingFamilyFit], scale: In
     let (y, x) = (rows[0], rows[1])
     return ([x.nx, x.ny, x.c, y.nx, y.ny, y.c, 0, 0, 1], (x.u * y.u).squareRoot())
 }
+
+/// Whether any of the view lies inside the ruled area (0 ... 3000 µm both ways) under the
+/// image -> chamber map: every point of a 17 x 17 lattice over the image, its corners
+/// included, is mapped and tested. A ruling's lines are all inside the ruled area, so a view
+/// that shows them meets it; a map that puts the whole view outside has its scale or its place
+/// wrong. (A view meeting the ruled area only between lattice points would show a sliver of
+/// it less than a sixteenth of the view across.)
+///
+/// - Parameters:
+///   - imageToChamber: row-major 3 x 3 map from image pixels to chamber µm.
+///   - width, height: the image, pixels.
+func viewMeetsRuledArea(imageToChamber: [Double], width: Int, height: Int) -> Bool {
+    guard let map = Homography(matrix: imageToChamber), width > 0, height > 0 else { return false }
+    let side = NeubauerGeometry.ruledAreaUm, steps = 16
+    for j in 0...steps {
+        for i in 0...steps {
+            // Pixel centres span 0 ... width - 1.
+            let p = Point(x: Double(width - 1) * Double(i) / Double(steps), y: Double(height - 1) * Double(j) / Double(steps))
+            if let q = map.apply(p), (0...side).contains(q.x), (0...side).contains(q.y) { return true }
+        }
+    }
+    return false
+}

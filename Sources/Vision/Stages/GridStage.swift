@@ -384,6 +384,11 @@ struct GridStage: Stage {
            let refined = perspectiveRefined(frame.flat, imageToChamber: registered, scale: frame.scale) {
             h = refined.imageToChamber
         }
+        guard !config.gridViewInRuledArea
+                || viewMeetsRuledArea(imageToChamber: h, width: frame.image.width, height: frame.image.height) else {
+            noRuling(&frame)
+            return
+        }
         let corners = Homography(matrix: h)?.inverse.map { NeubauerGeometry.ruledAreaCorners.compactMap($0.apply) } ?? []
         let angleDeg = lines.angles[0] * 180 / .pi
         let result = GridResult(corners: corners, umPerPixel: umPerPixel,
