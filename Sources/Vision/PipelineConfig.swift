@@ -796,6 +796,8 @@ public struct PipelineConfig: Sendable, Equatable {
     public var countedSquares: [LargeSquare] = LargeSquare.corners
     /// Dilution factor of the sample.
     public var dilution: Double = 1
+    /// The factors `dilution` may take (a config file's value, `cellqa count --dilution`).
+    public static let dilutionRange: ClosedRange<Double> = 1e-6...1e9
     /// Flag "overcrowded" above this many cells per large square.
     public var overcrowdedPerSquare: Double = 300
     /// Flag "too-sparse" below this many cells per large square.

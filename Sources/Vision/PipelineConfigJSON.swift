@@ -152,7 +152,7 @@ enum ConfigKey {
             .number("nmsSpanningPairDip", \.nmsSpanningPairDip, 0...10),
             .number("madCut", \.madCut, 0...1000),
             .countedSquares,
-            .number("dilution", \.dilution, 1e-6...1e9),
+            .number("dilution", \.dilution, PipelineConfig.dilutionRange),
             .number("overcrowdedPerSquare", \.overcrowdedPerSquare, 0...1e9),
             .number("sparsePerSquare", \.sparsePerSquare, 0...1e9),
         ]

@@ -52,9 +52,10 @@ struct CountCommand: ParsableCommand {
             throw ValidationError("--seed-target and --seed-volume go together")
         }
         guard reach > 0, reach.isFinite else { throw ValidationError("--reach must be a positive number of pixels, got \(reach)") }
-        // The configuration file's range for `dilution`.
-        if let dilution, !(1e-6...1e9).contains(dilution) {
-            throw ValidationError("--dilution must be a factor from 1e-6 to 1e9 (2 for a 1:1 mix with trypan blue), got \(dilution)")
+        let range = PipelineConfig.dilutionRange
+        if let dilution, !range.contains(dilution) {
+            throw ValidationError("--dilution must be a factor from \(String(format: "%g", range.lowerBound)) to \(String(format: "%g", range.upperBound)) "
+                                  + "(2 for a 1:1 mix with trypan blue), got \(dilution)")
         }
     }
 
@@ -74,17 +75,13 @@ struct CountCommand: ParsableCommand {
             print(pad("image", 28) + pad("total", 7) + pad("live", 7) + pad("dead", 7) + pad("viab%", 8)
                   + pad("cells/mL", 12) + pad("um/px", 8) + pad("ms", 8) + "flags")
         }
+        let probes = explain.map { CandidateTrace.Probe(x: $0.x, y: $0.y) }
         for path in images {
-            let image: Image
-            do { image = try Image.decode(file: path) } catch {
-                printError("cellqa count: \(message(error, file: path))")
-                failures += 1
-                continue
-            }
-            let probes = explain.map { CandidateTrace.Probe(x: $0.x, y: $0.y) }
-            // A stage that throws fails this image only; the others are still counted.
-            let result: PipelineResult, trace: CandidateTrace?
+            // An image that cannot be read, or a stage that throws, fails this image only; the
+            // others are still counted.
+            let image: Image, result: PipelineResult, trace: CandidateTrace?
             do {
+                image = try Image.decode(file: path)
                 (result, trace) = probes.isEmpty ? (try pipeline.run(image), nil)
                     : try pipeline.explain(image, probes: probes, reach: reach)
             } catch {
