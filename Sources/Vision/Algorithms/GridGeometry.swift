@@ -269,7 +269,7 @@ struct PlaneRunningSums {
 /// it. Where the line is clearly inside a bin the line decides; within `error` of an edge, or
 /// at a clamped end, the exact function does.
 @inline(__always)
-private func forEachRun(count n: Int, top: Int, start: Double, slope: Double, error: Double, _ value: (Int) -> Int,
+func forEachRun(count n: Int, top: Int, start: Double, slope: Double, error: Double, _ value: (Int) -> Int,
                         _ body: (_ value: Int, _ start: Int, _ end: Int) -> Void) {
     guard n > 0 else { return }
     let step = slope != 0 ? 1 / slope : 0
@@ -310,8 +310,44 @@ private func forEachRun(count n: Int, top: Int, start: Double, slope: Double, er
     }
 }
 
+/// `forEachRun` by testing every index: the same runs in the same order, for a monotone
+/// `value`. Where runs are a pixel or two long (directions near the diagonal), a test per index
+/// costs less than the run finder's guess and check per run.
+@inline(__always)
+func forEachRunByScan(count n: Int, _ value: (Int) -> Int, _ body: (_ value: Int, _ start: Int, _ end: Int) -> Void) {
+    guard n > 0 else { return }
+    var a = 0, c = value(0)
+    var i = 1
+    while i < n {
+        let v = value(i)
+        if v != c {
+            body(c, a, i)
+            a = i
+            c = v
+        }
+        i += 1
+    }
+    body(c, a, n)
+}
+
+/// Runs of a projection's bins along a row or column whose bin changes by `slope` per pixel:
+/// scanned pixel by pixel where runs are shorter than `1 / scanSlope` pixels, found run by
+/// run otherwise (`forEachRun`). Both give the same runs, so the profile does not depend on
+/// the choice.
+@inline(__always)
+private func forEachBinRun(count n: Int, top: Int, start: Double, slope: Double, error: Double, _ value: (Int) -> Int,
+                           _ body: (_ value: Int, _ start: Int, _ end: Int) -> Void) {
+    if abs(slope) >= ProjectionLayout.scanSlope {
+        forEachRunByScan(count: n, value, body)
+    } else {
+        forEachRun(count: n, top: top, start: start, slope: slope, error: error, value, body)
+    }
+}
+
 /// One projection's bins and their sums and pixel counts.
 private final class ProjectionLayout {
+    /// Bin change per pixel from which runs are scanned rather than found (`forEachBinRun`).
+    static let scanSlope = 0.35
     let ny: Double, lo: Double, bins: Int, fx: Float
     /// Walk columns (runs along y) rather than rows.
     let alongColumns: Bool
@@ -347,7 +383,7 @@ private final class ProjectionLayout {
                             let c = cs.baseAddress!
                             for x in 0..<w {
                                 let along = Float(x) * fx
-                                forEachRun(count: h, top: last, start: Double(base[0] + along), slope: ny, error: error,
+                                forEachBinRun(count: h, top: last, start: Double(base[0] + along), slope: ny, error: error,
                                            { min(last, max(0, Int(base[$0] + along))) }) { bin, y0, y1 in
                                     sums[bin] += c[y1 * w + x] - c[y0 * w + x]
                                     counts[bin] += Double(y1 - y0)
@@ -358,7 +394,7 @@ private final class ProjectionLayout {
                         running.rows.withUnsafeBufferPointer { rs in
                             for y in 0..<h {
                                 let r = rs.baseAddress! + y * (w + 1), b = base[y]
-                                forEachRun(count: w, top: last, start: Double(b), slope: Double(fx), error: error,
+                                forEachBinRun(count: w, top: last, start: Double(b), slope: Double(fx), error: error,
                                            { min(last, max(0, Int(b + Float($0) * fx))) }) { bin, x0, x1 in
                                     sums[bin] += r[x1] - r[x0]
                                     counts[bin] += Double(x1 - x0)
