@@ -192,7 +192,8 @@ public func projectionProfile(_ plane: Plane, normalAngle: Double) -> (profile: 
 /// A pixel's bin is `Int(base(y) + Float(x) * Float(cos a))` clamped to the profile, with
 /// `base(y) = Float(y * sin a - origin)`: monotone along a row and along a column, so each
 /// row (or column) falls into runs of one bin. A run adds the difference of two running sums
-/// (`PlaneRunningSums`) to its bin: O(runs) per direction instead of O(pixels). Directions
+/// (`PlaneRunningSums`) to its bin: one addition per run instead of per pixel; the runs are
+/// found run by run where they are long, by a scan where they are short (`forEachBinRun`). Directions
 /// nearer the x axis are walked along rows, the others along columns, whichever gives the
 /// longer runs. Bins and pixel counts are exact; sums differ from pixel-by-pixel addition in
 /// the last bits.
