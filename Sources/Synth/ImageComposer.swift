@@ -10,7 +10,7 @@ struct ImageComposer {
     func compose(_ layer: CellLayer, _ rng: inout SeededRandom) -> Image {
         let width = scene.width
         let look = scene.optics
-        let ruling = RulingRenderer(scene: scene)
+        let ruling = scene.ruled ? RulingRenderer(scene: scene) : nil
         let illumination = Illumination(look: look, width: width, height: scene.height)
         let sensor = Sensor(noiseSigma: look.noiseSigma, monochrome: look.monochrome)
         let bg = (r: Float(look.background.r), g: Float(look.background.g), b: Float(look.background.b))
@@ -18,11 +18,11 @@ struct ImageComposer {
         var pixels = [UInt8](repeating: 0, count: width * scene.height * 3)
         // One row of each factor at a time: the inner loop below is a plain product.
         var light = [Float](repeating: 0, count: width)
-        var lines = [Float](repeating: 0, count: width)
+        var lines = [Float](repeating: 1, count: width)
         var glare = [Float](repeating: 0, count: width)
         for y in 0..<scene.height {
             illumination.fill(&light, row: y)
-            ruling.fill(&lines, row: y)
+            ruling?.fill(&lines, row: y)
             fillGlare(&glare, row: y)
             let rowStart = y * width
             pixels.withUnsafeMutableBufferPointer { out in

@@ -117,4 +117,7 @@ struct SynthScene {
     var optics: OpticsLook
     var dilution: Double
     var tags: [String]
+    /// The chamber's ruling drawn. Without it the picture is a view where no line shows (high
+    /// magnification, or outside the ruled area); its label then gives no calibration.
+    var ruled = true
 }

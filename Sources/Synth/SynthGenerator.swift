@@ -17,13 +17,19 @@ public struct SynthGenerator: Sendable {
     public let seed: UInt64
     public let width: Int
     public let height: Int
+    /// Whether the chamber's ruling is drawn.
+    public let ruled: Bool
 
     /// - Parameters:
     ///   - preset: the family of conditions to draw from.
     ///   - seed: any value; batches with different seeds are unrelated.
     ///   - width, height: image size in pixels (at least 16 x 16). Cell sizes stay those of a
     ///     1920 x 1080 picture, so a smaller image shows a smaller field of view.
-    public init(preset: SynthPreset, seed: UInt64, width: Int = 1920, height: Int = 1080) throws(SynthError) {
+    ///   - ruled: false draws the same pictures without the ruling: views in which no line
+    ///     shows, labelled without a calibration, named `<preset>-unruled-s<seed>-<index>`
+    ///     and tagged "no-ruling".
+    public init(preset: SynthPreset, seed: UInt64, width: Int = 1920, height: Int = 1080,
+                ruled: Bool = true) throws(SynthError) {
         guard width >= 16, height >= 16, width <= 16_384, height <= 16_384 else {
             throw SynthError.invalidSize(width: width, height: height)
         }
@@ -31,12 +37,13 @@ public struct SynthGenerator: Sendable {
         self.seed = seed
         self.width = width
         self.height = height
+        self.ruled = ruled
     }
 
     /// The `index`-th fixture of this batch.
     public func make(index: Int) -> SynthFixture {
         var rng = stream(index: index)
-        let scene = SceneSampler(preset: preset, width: width, height: height).sample(&rng)
+        let scene = self.scene(&rng)
         var layer = CellLayer(width: width, height: height)
         layer.draw(scene)
         let image = ImageComposer(scene: scene).compose(layer, &rng)
@@ -47,7 +54,20 @@ public struct SynthGenerator: Sendable {
     /// from the stream before any pixel noise), e.g. to check committed fixtures cheaply.
     public func label(index: Int) -> Label {
         var rng = stream(index: index)
-        return label(for: SceneSampler(preset: preset, width: width, height: height).sample(&rng))
+        return label(for: scene(&rng))
+    }
+
+    /// The scene of the next fixture of the stream; without the ruling it is the same scene
+    /// with no line drawn (the stream is drawn alike, so cells and optics stay the same).
+    private func scene(_ rng: inout SeededRandom) -> SynthScene {
+        var scene = SceneSampler(preset: preset, width: width, height: height).sample(&rng)
+        if !ruled {
+            scene.ruled = false
+            // The tags that describe the ruling go with it.
+            scene.tags = scene.tags.filter { !["heavy-grid", "bright-grid", "tilted"].contains($0) || $0 == preset.rawValue }
+                + ["no-ruling"]
+        }
+        return scene
     }
 
     private func stream(index: Int) -> SeededRandom {
@@ -58,7 +78,7 @@ public struct SynthGenerator: Sendable {
     public func fixtureName(index: Int) -> String {
         let number = String(index)
         let padded = String(repeating: "0", count: max(0, 3 - number.count)) + number
-        return "\(preset.rawValue)-s\(seed)-\(padded)"
+        return "\(preset.rawValue)\(ruled ? "" : "-unruled")-s\(seed)-\(padded)"
     }
 
     private func label(for scene: SynthScene) -> Label {
@@ -79,9 +99,12 @@ public struct SynthGenerator: Sendable {
             expect = CountExpectations(total: tolerance(total, relative: 0.1, absolute: 3),
                                        dead: tolerance(dead, relative: 0.2, absolute: 3))
         }
-        return Label(width: scene.width, height: scene.height, umPerPixel: rounded(scene.umPerPixel, places: 1e6),
-                     dilution: scene.dilution, grid: LabelGrid(corners: corners), cells: cells, expect: expect,
-                     tags: scene.tags)
+        // A view without the ruling cannot be calibrated from the picture; the label says
+        // only what the picture shows.
+        return Label(width: scene.width, height: scene.height,
+                     umPerPixel: scene.ruled ? rounded(scene.umPerPixel, places: 1e6) : nil,
+                     dilution: scene.dilution, grid: scene.ruled ? LabelGrid(corners: corners) : nil, cells: cells,
+                     expect: expect, tags: scene.tags)
     }
 
     /// A range around a true count: +/- max(absolute, relative x count).

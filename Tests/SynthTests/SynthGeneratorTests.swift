@@ -23,6 +23,27 @@ struct SynthGeneratorTests {
         #expect(a.label.jsonValue.serialized() == b.label.jsonValue.serialized())
     }
 
+    /// The same scene without the ruling: the same cells, a label that claims no calibration
+    /// (the picture cannot give one), and a picture whose only change is where lines were.
+    @Test("without the ruling: the same cells and a label without a calibration", arguments: [SynthPreset.standard, .tilted])
+    func unruled(preset: SynthPreset) throws {
+        let ruled = try generator(preset).make(index: 2)
+        let plain = try SynthGenerator(preset: preset, seed: 11, width: SynthGeneratorTests.width,
+                                       height: SynthGeneratorTests.height, ruled: false).make(index: 2)
+        #expect(plain.label.cells == ruled.label.cells)
+        #expect(ruled.label.umPerPixel != nil && ruled.label.grid != nil)
+        #expect(plain.label.umPerPixel == nil && plain.label.grid == nil)
+        #expect(plain.name == "\(preset.rawValue)-unruled-s11-002")
+        #expect(plain.label.tags.first == preset.rawValue && plain.label.tags.last == "no-ruling")
+        #expect(!plain.label.tags.contains { ["heavy-grid", "bright-grid"].contains($0) })
+        #expect(plain.label.check(imageWidth: plain.image.width, imageHeight: plain.image.height).isEmpty)
+        // The sensor noise is drawn alike, so the two pictures differ only where lines were
+        // drawn: some pixels, not most.
+        let differing = zip(plain.image.pixels, ruled.image.pixels).count { $0 != $1 }
+        let share = Double(differing) / Double(plain.image.pixels.count)
+        #expect(share > 0.005 && share < 0.6, "\(share) of the samples differ")
+    }
+
     @Test("different seeds, indices and presets give different fixtures")
     func varies() throws {
         let base = try generator(.standard).make(index: 0)

@@ -23,6 +23,10 @@ struct BenchPipeline: ParsableCommand {
     @Option(help: "Synthetic preset (standard, dense, sparse, blank, hard).")
     var preset: String = "standard"
 
+    @Flag(help: ArgumentHelp("Draw the images without the chamber's ruling: times the grid search's fallbacks, "
+                             + "which a view with no line runs through before it says \"no-grid\"."))
+    var noRuling = false
+
     @Option(help: "Seed of the synthetic images.")
     var seed: UInt64 = 1
 
@@ -65,7 +69,7 @@ struct BenchPipeline: ParsableCommand {
         }
         let pipeline = Pipeline(config: pipelineConfig)
         let generator = try SynthGenerator(preset: SynthPreset(rawValue: preset) ?? .standard, seed: seed,
-                                           width: width, height: height)
+                                           width: width, height: height, ruled: !noRuling)
         let fixtures = (0..<images).map { generator.make(index: $0) }
         let encoded = try fixtures.map { try $0.image.pngData(compressionLevel: 6) }
         var wall = BenchSamples(), cpu = BenchSamples(), totals = BenchSamples()
@@ -85,7 +89,8 @@ struct BenchPipeline: ParsableCommand {
                 }
             }
         }
-        print("pipeline on \(images) synthetic \(width)x\(height) '\(preset)' images x \(iterations) runs, "
+        print("pipeline on \(images) synthetic \(width)x\(height) '\(preset)'\(noRuling ? " unruled" : "") images "
+              + "x \(iterations) runs, "
               + "one thread, config \(pipelineConfig.configHash) (last image: \(detections) detections)")
         print("stage          median ms   cpu ms")
         for name in wall.names {

@@ -52,6 +52,11 @@ struct SynthCommand: ParsableCommand {
     @Option(name: .long, help: "Image height in pixels.")
     var height: Int = 1080
 
+    @Flag(name: .long, help: ArgumentHelp(
+        "Draw the same pictures without the chamber's ruling (views in which no line shows): named "
+            + "<preset>-unruled-s<seed>-<index>, tagged \"no-ruling\", labelled without a calibration."))
+    var noRuling = false
+
     @Option(name: .long, help: "Fixtures generated at once; the output is the same for any value. Default: the number of cores.")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -70,7 +75,8 @@ struct SynthCommand: ParsableCommand {
     }
 
     func run() throws {
-        let generator = try SynthGenerator(preset: SynthPreset(name: preset), seed: seed, width: width, height: height)
+        let generator = try SynthGenerator(preset: SynthPreset(name: preset), seed: seed, width: width, height: height,
+                                           ruled: !noRuling)
         let labelDirectory = labels ?? out
         for directory in [out, labelDirectory] {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
