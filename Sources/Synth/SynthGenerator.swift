@@ -63,9 +63,11 @@ public struct SynthGenerator: Sendable {
         var scene = SceneSampler(preset: preset, width: width, height: height).sample(&rng)
         if !ruled {
             scene.ruled = false
-            // The tags that describe the ruling go with it.
-            scene.tags = scene.tags.filter { !["heavy-grid", "bright-grid", "tilted"].contains($0) || $0 == preset.rawValue }
-                + ["no-ruling"]
+            // The tags that describe the ruling go with it ("blurred" too where only the
+            // ruling's blur earned it; the preset's own name stays first).
+            var gone: Set = ["heavy-grid", "bright-grid", "tilted"]
+            if scene.optics.cellBlurSigma < 1.5 { gone.insert("blurred") }
+            scene.tags = scene.tags.filter { !gone.contains($0) || $0 == preset.rawValue } + ["no-ruling"]
         }
         return scene
     }
