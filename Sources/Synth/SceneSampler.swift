@@ -6,6 +6,9 @@ struct SceneSampler {
     var preset: SynthPreset
     var width: Int
     var height: Int
+    /// False: the ruling is not drawn (`SynthScene.ruled`), and the tags that describe it are
+    /// not given; the stream is drawn alike, so cells and optics are those of the ruled scene.
+    var ruled = true
 
     func sample(_ rng: inout SeededRandom) -> SynthScene {
         let p = preset.parameters
@@ -61,17 +64,19 @@ struct SceneSampler {
         if density >= 400 && preset != .dense { tags.append("dense") }
         if cells.count > 0 && density < 30 && preset != .sparse { tags.append("sparse") }
         if deadFraction >= 0.5 && !cells.isEmpty && preset != .deadHeavy { tags.append("dead-heavy") }
-        if (optics.cellBlurSigma >= 1.5 || grid.blurSigma >= 2) && preset != .blurred { tags.append("blurred") }
-        if (abs(rotation) >= 3 || perspective >= 3e-5) && preset != .tilted { tags.append("tilted") }
+        if (optics.cellBlurSigma >= 1.5 || (ruled && grid.blurSigma >= 2)) && preset != .blurred { tags.append("blurred") }
+        if ruled && (abs(rotation) >= 3 || perspective >= 3e-5) && preset != .tilted { tags.append("tilted") }
         if optics.glare != nil { tags.append("glare") }
-        if grid.strength >= 0.6 && grid.widthPx >= 2 { tags.append("heavy-grid") }
-        if !grid.darkLines { tags.append("bright-grid") }
+        if ruled && grid.strength >= 0.6 && grid.widthPx >= 2 { tags.append("heavy-grid") }
+        if ruled && !grid.darkLines { tags.append("bright-grid") }
         if clumpFraction >= 0.15 && !cells.isEmpty { tags.append("clumps") }
         if optics.monochrome { tags.append("greyscale") }
+        if !ruled { tags.append("no-ruling") }
 
         return SynthScene(width: width, height: height, umPerPixel: umPerPixel, chamberToImage: chamberToImage,
                           rotationDegrees: rotation, perspective: perspective, cells: cells, specks: specks,
-                          fibres: fibres, dust: dust, scratches: scratches, grid: grid, optics: optics, dilution: dilution, tags: tags)
+                          fibres: fibres, dust: dust, scratches: scratches, grid: grid, optics: optics, dilution: dilution,
+                          tags: tags, ruled: ruled)
     }
 
     /// Chamber -> image map: the image centre looks at a random chamber point, the ruling is

@@ -43,7 +43,7 @@ public struct SynthGenerator: Sendable {
     /// The `index`-th fixture of this batch.
     public func make(index: Int) -> SynthFixture {
         var rng = stream(index: index)
-        let scene = self.scene(&rng)
+        let scene = SceneSampler(preset: preset, width: width, height: height, ruled: ruled).sample(&rng)
         var layer = CellLayer(width: width, height: height)
         layer.draw(scene)
         let image = ImageComposer(scene: scene).compose(layer, &rng)
@@ -54,22 +54,7 @@ public struct SynthGenerator: Sendable {
     /// from the stream before any pixel noise), e.g. to check committed fixtures cheaply.
     public func label(index: Int) -> Label {
         var rng = stream(index: index)
-        return label(for: scene(&rng))
-    }
-
-    /// The scene of the next fixture of the stream; without the ruling it is the same scene
-    /// with no line drawn (the stream is drawn alike, so cells and optics stay the same).
-    private func scene(_ rng: inout SeededRandom) -> SynthScene {
-        var scene = SceneSampler(preset: preset, width: width, height: height).sample(&rng)
-        if !ruled {
-            scene.ruled = false
-            // The tags that describe the ruling go with it ("blurred" too where only the
-            // ruling's blur earned it; the preset's own name stays first).
-            var gone: Set = ["heavy-grid", "bright-grid", "tilted"]
-            if scene.optics.cellBlurSigma < 1.5 { gone.insert("blurred") }
-            scene.tags = scene.tags.filter { !gone.contains($0) || $0 == preset.rawValue } + ["no-ruling"]
-        }
-        return scene
+        return label(for: SceneSampler(preset: preset, width: width, height: height, ruled: ruled).sample(&rng))
     }
 
     private func stream(index: Int) -> SeededRandom {
