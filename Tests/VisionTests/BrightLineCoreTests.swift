@@ -40,24 +40,37 @@ struct BrightLineCoreTests {
 
     /// A monochrome sparse view of the fifth generator (`bright-line-cores.jpg`) whose
     /// lines are bright between dark flanks: where the rule drops detections at their
-    /// crossings, image pixels; nothing else changes.
+    /// crossings, image pixels.
     static let crossings: [(Double, Double)] = [
         (1134.6, 110.0), (1538.0, 110.9), (1376.8, 110.9), (961.8, 178.4), (1458.2, 203.0), (811.0, 269.1),
         (1134.2, 269.2), (970.9, 269.6), (1540.2, 270.2), (1053.2, 270.5), (1378.6, 270.9), (1702.9, 271.1),
         (1216.9, 351.0), (1786.9, 352.1), (810.2, 430.1), (728.8, 431.0), (1870.8, 433.0), (1637.7, 502.2),
-        (658.0, 523.7), (1543.8, 525.8), (890.0, 593.9), (1709.1, 596.0), (654.0, 853.9), (1801.6, 928.2),
+        (634.5, 522.5), (658.0, 523.7), (1286.2, 525.0), (1543.8, 525.8), (890.0, 593.9), (1709.1, 596.0),
+        (654.0, 853.9), (1801.6, 928.2),
     ]
 
     /// (With the noise rule of the ruling copies off: it drops 17 of these crossings by
     /// itself, `FaintRulingCopiesTests`; and one close copy asked to match within 0.18, as
     /// before the fortieth session: at 0.225, `rulingCopySingleResidual`, it drops two.)
+    /// Away from the crossings nothing changes; at two of them a second candidate, which the
+    /// dropped one had suppressed as its duplicate, stands within a pixel and a half. (Until
+    /// the forty-fifth session, whose registration places this view elsewhere, 24 crossings and
+    /// no second candidate: which crossings the ruling's triple lines explain depends on where
+    /// the view is placed.)
     @Test func thePipelineDropsTheCrossingsOnly() throws {
         var base = PipelineConfig()
         base.rulingCopyNoiseMultiple = 0
         base.rulingCopySingleResidual = 0.18
-        try expectDropsOnly("Tests/Images/bright-line-cores.jpg", Self.crossings, within: 1, base: base) {
+        let (with, without) = try detectionsWithAndWithout("Tests/Images/bright-line-cores.jpg", base: base) {
             $0.crossingBrightLineCores = false
         }
+        func atCrossing(_ d: Detection, within distance: Double) -> Bool {
+            Self.crossings.contains { isNear(d, $0.0, $0.1, within: distance) }
+        }
+        #expect(without.filter { atCrossing($0, within: 1) }.count == Self.crossings.count,
+                "not detected without the rule: the case no longer arises")
+        #expect(with.filter { !atCrossing($0, within: 1.5) } == without.filter { !atCrossing($0, within: 1.5) })
+        #expect(with.filter { atCrossing($0, within: 1.5) }.count <= 2)
     }
 
     @Test func theSettingIsAConfigurationKey() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Hemocytometer
 import Imaging
+import Synth
 import Testing
 @testable import Vision
 
@@ -179,6 +180,24 @@ struct RulingInViewTests {
             1 - pair.map { abs(log($0.umPerPixel / 1.5)) }.reduce(0, +)
         }))
         #expect(fits.allSatisfy { abs($0.umPerPixel / 1.5 - 1) < 0.03 }, "\(fits.map(\.umPerPixel))")
+    }
+
+    /// A blurred `cellqa synth` view (seed 9003, the third image) of a corner square's 250 µm
+    /// squares and the central square's edge: along one axis its lines repeat in every row of
+    /// large squares, and the three best positions of that family's projection were all wrong,
+    /// 1.8 mm off. Once the scale is decided, `offsetsPerWideSpacing` positions give the whole
+    /// view the right one to compare.
+    @Test func aViewWhoseProjectionRepeatsIsPlacedWhereItIs() throws {
+        let fixture = try SynthGenerator(preset: .blurred, seed: 9003).make(index: 2)
+        let result = try Pipeline(config: PipelineConfig()).run(fixture.image)
+        let grid = try #require(result.grid)
+        let corners = try #require(fixture.label.grid?.corners).map { Point(x: $0.x, y: $0.y) }
+        let truth = try #require(Homography(from: corners, to: NeubauerGeometry.ruledAreaCorners))
+        let map = try #require(Homography(matrix: grid.imageToChamber))
+        let error = try #require(registrationErrorUm(map, against: truth, width: result.width, height: result.height))
+        #expect(error < 25, "registered \(error) µm off")
+        let labelled = try #require(fixture.label.umPerPixel)
+        #expect(abs(grid.umPerPixel / labelled - 1) < 0.02, "\(grid.umPerPixel) µm per pixel")
     }
 
     @Test func theConfigKeyIsReadAndOnByDefault() throws {
