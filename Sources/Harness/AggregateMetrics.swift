@@ -30,6 +30,10 @@ public struct AggregateMetrics: Sendable, Equatable {
     /// and how many those were.
     public var meanAbsRelCalibrationError: Double?
     public var calibratedFixtures: Int
+    /// Fixtures whose placement in the chamber was compared (`RegistrationComparison`), and
+    /// of them those placed more than `RegistrationComparison.toleranceUm` off.
+    public var registeredFixtures: Int
+    public var misplacedFixtures: Int
     /// Over every matched pair of every fixture, pixels.
     public var localisation: LocalisationError?
     /// Blank controls seen, their summed and their largest detection count.
@@ -54,6 +58,9 @@ public struct AggregateMetrics: Sendable, Equatable {
         let calibrations = scores.compactMap { $0.calibration?.relativeError.magnitude }
         meanAbsRelCalibrationError = Statistics.mean(calibrations)
         calibratedFixtures = calibrations.count
+        let registrations = scores.compactMap(\.registration)
+        registeredFixtures = registrations.count
+        misplacedFixtures = registrations.filter(\.isMisplaced).count
         localisation = LocalisationError(pixelDistances: scores.flatMap { $0.matching.pairs.map(\.distance) },
                                          umDistances: scores.flatMap(\.calibratedDistancesUm))
         let blanks = scores.compactMap(\.blankDetections)

@@ -62,6 +62,21 @@ public struct CalibrationComparison: Sendable, Equatable {
     public var relativeError: Double { (predictedUmPerPixel - labelledUmPerPixel) / labelledUmPerPixel }
 }
 
+/// Where the grid stage placed the view in the chamber against where the label's grid corners
+/// place it (`registrationErrorUm`: the view's centre and its quarters' centres, up to the
+/// ruling's symmetries). The scale can be right and the placement a large square or two off:
+/// the ruling repeats, and which squares are counted depends on it.
+public struct RegistrationComparison: Sendable, Equatable {
+    /// The largest distance between the two placements of the five points, chamber µm.
+    public var positionErrorUm: Double
+    /// Half a 50 µm small square: further off, a cell on the ruling's finest squares is
+    /// counted in the wrong one. (The stand-in sets' placements are within 10 µm or more than
+    /// 100 µm off: the ruling repeats by whole squares.)
+    public static let toleranceUm = NeubauerGeometry.smallSquareUm / 2
+    /// Further off than `toleranceUm`.
+    public var isMisplaced: Bool { positionErrorUm > Self.toleranceUm }
+}
+
 /// Centre distance of the matched pairs, in pixels and, for calibrated fixtures, micrometres.
 public struct LocalisationError: Sendable, Equatable {
     public var pairs: Int
@@ -141,6 +156,9 @@ public struct FixtureScore: Sendable, Equatable {
     public var concentration: ConcentrationComparison?
     /// nil unless the label is calibrated and the pipeline found a grid.
     public var calibration: CalibrationComparison? = nil
+    /// nil unless the label's grid is the whole ruled area (3000 x 3000 µm) and the pipeline
+    /// found a grid.
+    public var registration: RegistrationComparison? = nil
     /// nil without matched pairs.
     public var localisation: LocalisationError?
     /// Detections on a blank control (tag `blank-control`); nil for other fixtures.
@@ -209,6 +227,13 @@ public func scoreFixture(result: PipelineResult, truth: GroundTruth, rule: Match
         calibration = CalibrationComparison(predictedUmPerPixel: predicted, labelledUmPerPixel: labelled)
     }
 
+    var registration: RegistrationComparison?
+    if let grid = truth.grid, grid.widthUm == NeubauerGeometry.ruledAreaUm, grid.heightUm == NeubauerGeometry.ruledAreaUm,
+       let labelled = grid.toChamber, let predicted = result.grid.flatMap({ Homography(matrix: $0.imageToChamber) }),
+       let error = registrationErrorUm(predicted, against: labelled, width: result.width, height: result.height) {
+        registration = RegistrationComparison(positionErrorUm: error)
+    }
+
     var checks: [ExpectCheck] = []
     for (key, range, actual) in [("total", truth.expect.total, detections.count),
                                  ("live", truth.expect.live, predictedLive),
@@ -226,6 +251,7 @@ public func scoreFixture(result: PipelineResult, truth: GroundTruth, rule: Match
         viabilityErrorPoints: viabilityError,
         concentration: concentration,
         calibration: calibration,
+        registration: registration,
         localisation: LocalisationError(pixelDistances: distances,
                                         umDistances: truth.umPerPixel.map { scale in distances.map { $0 * scale } } ?? []),
         blankDetections: truth.isBlankControl ? detections.count : nil,

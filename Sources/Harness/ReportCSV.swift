@@ -75,7 +75,7 @@ extension RunReport {
             "path", "group", "status", "tags", "tp", "fp", "fn", "precision", "recall", "f1",
             "predicted_total", "predicted_live", "predicted_dead", "labelled_total", "labelled_live", "labelled_dead",
             "abs_rel_count_error", "viability_error_points", "concentration_rel_error", "calibration_rel_error",
-            "live_dead_accuracy",
+            "registration_error_um", "live_dead_accuracy",
             "localisation_mean_px", "blank_detections", "expect_failures", "repeats", "total_wall_ms",
         ] + stageNames.map { "\($0)_wall_ms" } + ["harness_cpu_ms", "error"]]
         for o in outcomes {
@@ -93,7 +93,7 @@ extension RunReport {
                 csvInt(s?.total.labelled), csvInt(s?.live?.labelled), csvInt(s?.dead?.labelled),
                 csvNumber(s?.total.absRelativeError), csvNumber(s?.viabilityErrorPoints),
                 csvNumber(s?.concentration?.relativeError), csvNumber(s?.calibration?.relativeError),
-                csvNumber(s?.classes.accuracy),
+                csvNumber(s?.registration?.positionErrorUm), csvNumber(s?.classes.accuracy),
                 csvNumber(s?.localisation?.meanPixels), csvInt(s?.blankDetections),
                 csvInt(s.map { $0.expectChecks.filter { !$0.passed }.count }),
                 String(o.samples.count), csvNumber(Statistics.median(totals)),

@@ -46,6 +46,7 @@ extension AggregateMetrics {
          ("meanAbsRelConcentrationError", jnum(meanAbsRelConcentrationError)),
          ("meanAbsRelCalibrationError", jnum(meanAbsRelCalibrationError)),
          ("calibratedFixtures", jint(calibratedFixtures)),
+         ("registeredFixtures", jint(registeredFixtures)), ("misplacedFixtures", jint(misplacedFixtures)),
          ("localisation", localisation?.jsonValue ?? .null),
          ("blankControls", jint(blankControls)), ("blankDetectionsTotal", jint(blankDetectionsTotal)),
          ("blankDetectionsMax", jint(blankDetectionsMax)),
@@ -143,6 +144,9 @@ extension RunReport {
         members.append(("calibration", s?.calibration.map { c in
             jobj([("predictedUmPerPixel", jnum(c.predictedUmPerPixel)), ("labelledUmPerPixel", jnum(c.labelledUmPerPixel)),
                   ("relativeError", jnum(c.relativeError))])
+        } ?? .null))
+        members.append(("registration", s?.registration.map { g in
+            jobj([("positionErrorUm", jnum(g.positionErrorUm)), ("misplaced", .bool(g.isMisplaced))])
         } ?? .null))
         members.append(("predictedConcentrationPerML", jnum(r?.count.concentrationPerML)))
         members.append(("predictedViabilityPercent", jnum(r?.count.viabilityPercent)))

@@ -43,6 +43,8 @@ extension RunReport {
             ("mean abs. rel. concentration error", Show.percent(m.meanAbsRelConcentrationError)),
             ("mean abs. rel. calibration error (µm/px)",
              m.calibratedFixtures > 0 ? "\(Show.percent(m.meanAbsRelCalibrationError)) over \(m.calibratedFixtures)" : "n/a"),
+            ("grid placed more than \(Show.fixed(RegistrationComparison.toleranceUm, 0)) µm off",
+             m.registeredFixtures > 0 ? "\(m.misplacedFixtures) of \(m.registeredFixtures)" : "n/a"),
             ("localisation mean / p90 (px)", "\(Show.fixed(m.localisation?.meanPixels, 2)) / \(Show.fixed(m.localisation?.p90Pixels, 2))"),
             ("blank controls: max detections", m.blankDetectionsMax.map(String.init) ?? "n/a"),
             ("expect ranges failed", "\(m.expectFailures) of \(m.expectChecks)"),

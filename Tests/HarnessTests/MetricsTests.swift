@@ -137,6 +137,44 @@ struct MetricsTests {
         #expect(abs((metrics.meanAbsRelCalibrationError ?? 0) - 0.125) < 1e-12)
     }
 
+    @Test func placementInTheChamberAgainstTheLabel() throws {
+        // The label: a 400 x 300 view at 0.5 µm per pixel of the top-left corner square, its
+        // top-left corner at chamber (100, 100): the ruled area's corners lie outside the image.
+        let corners = NeubauerGeometry.ruledAreaCorners.map { Point(x: ($0.x - 100) / 0.5, y: ($0.y - 100) / 0.5) }
+        let label = GroundTruth(cells: [GroundTruth.Cell(x: 10, y: 10, r: 5)], umPerPixel: 0.5,
+                                grid: GroundTruth.Grid(corners: corners, widthUm: 3000, heightUm: 3000))
+        func placed(atU u: Double, v: Double) -> PipelineResult {
+            var result = makeResult([], width: 400, height: 300)
+            result.grid = GridResult(corners: [], umPerPixel: 0.5, angleDegrees: 0, imageToChamber: [0.5, 0, u, 0, 0.5, v, 0, 0, 1])
+            return result
+        }
+        let right = try #require(scoreFixture(result: placed(atU: 100, v: 100), truth: label).registration)
+        #expect(right.positionErrorUm < 1e-9 && !right.isMisplaced)
+        // The right scale one large square to the right (the top middle square's 250 µm lines
+        // look the same): the calibration cannot see it, the placement does.
+        let beside = scoreFixture(result: placed(atU: 1100, v: 100), truth: label)
+        #expect(abs((beside.calibration?.relativeError ?? 1)) < 1e-12)
+        let off = try #require(beside.registration)
+        #expect(abs(off.positionErrorUm - 1000) < 1e-6 && off.isMisplaced)
+        // Mirrored top to bottom: the same squares in the same places, as far as a view can tell.
+        let mirrored = 3000 - 100.0
+        var flipped = makeResult([], width: 400, height: 300)
+        flipped.grid = GridResult(corners: [], umPerPixel: 0.5, angleDegrees: 0, imageToChamber: [0.5, 0, 100, 0, -0.5, mirrored, 0, 0, 1])
+        #expect(try #require(scoreFixture(result: flipped, truth: label).registration).positionErrorUm < 1e-9)
+        // 20 µm off is within half a small square.
+        #expect(scoreFixture(result: placed(atU: 120, v: 100), truth: label).registration?.isMisplaced == false)
+        // No grid found, no grid labelled, or a label's grid that is not the whole ruled area:
+        // nothing to compare.
+        #expect(scoreFixture(result: makeResult([], width: 400, height: 300), truth: label).registration == nil)
+        #expect(scoreFixture(result: placed(atU: 100, v: 100), truth: GroundTruth(cells: [])).registration == nil)
+        let partial = GroundTruth(cells: [], grid: GroundTruth.Grid(corners: corners, widthUm: 1000, heightUm: 1000))
+        #expect(scoreFixture(result: placed(atU: 100, v: 100), truth: partial).registration == nil)
+        // The summary: how many were compared, and how many were misplaced.
+        let metrics = AggregateMetrics(scores: [scoreFixture(result: placed(atU: 100, v: 100), truth: label), beside,
+                                                scoreFixture(result: makeResult([]), truth: label)])
+        #expect(metrics.registeredFixtures == 2 && metrics.misplacedFixtures == 1)
+    }
+
     @Test func labelledConcentrationFromTheFieldWhenNoLargeSquareIsInView() throws {
         // 0.5 µm per px: a 400 x 300 image covers 200 x 150 µm = 0.03 mm²,
         // no large square. 12 cells: 400 per mm², x 10^4 per mL, dilution 2: 8,000,000 per mL.
