@@ -285,9 +285,10 @@ private func profileAboveBackground(_ profile: [Double], block: Int) -> [Double]
 /// the 200 µm and 250 µm lines repeat from one large square to the next, so a family's
 /// projection scores positions 1000 or 2000 µm apart about alike, and its three best can all be
 /// copies of one wrong place while the right one, which the other family's lines (or the
-/// central square's 50 µm lines) give away in the view, ranks fourth to eighth. Over the 619
-/// registered views of the stand-in sets, 15 were placed more than 25 µm off without a flag, 6
-/// now, and 11 more are placed right. More positions in the scale's decision as well let a view
+/// central square's 50 µm lines) give away in the view, ranks fourth to eighth. Of the 619
+/// registered views of the stand-in sets, 93 were placed more than 25 µm off (17 without a
+/// flag), 83 now (8): 14 placed right, 4 misplaced that were right (each flagged "origin
+/// assumed"). More positions in the scale's decision as well let a view
 /// of even single lines (no triple line to tell the spacing) find some place where one spacing
 /// fits well enough to count as known, and a faint view read 250 µm squares as the central
 /// square's 50 µm ones.
