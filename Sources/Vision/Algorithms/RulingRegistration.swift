@@ -346,15 +346,24 @@ func registerRulingInView(_ families: [RulingFamilyProfile], agreement: (_ pair:
     // the best two of its scale (the origin's rival) and the best of each other scale (the
     // scale's). The decision and its margins are the fine look's; a scale more than
     // `coarseReach` behind is no rival.
+    // Each pair is scored once per look (the placement's second look repeats the first's pairs).
+    var scores: [[Double]: Double?] = [:]
+    func score(_ pair: [RulingFamilyFit], coarse: Bool) -> Double? {
+        let key: [Double] = [coarse ? 1 : 0] + pair.flatMap { [$0.spacingUm, $0.offsetUm, $0.umPerPixel] }
+        if let known = scores[key] { return known }
+        let value = agreement(pair, coarse)
+        scores[key] = value
+        return value
+    }
     func look(_ pairs: [[RulingFamilyFit]]) -> [Scored] {
-        let coarse = ranked(pairs.compactMap { p in agreement(p, true).map { (pair: p, agreement: $0) } })
+        let coarse = ranked(pairs.compactMap { p in score(p, coarse: true).map { (pair: p, agreement: $0) } })
         guard let top = coarse.first else { return [] }
         var finalists: [[RulingFamilyFit]] = []
         for c in coarse where c.agreement >= top.agreement - coarseReach {
             let ofScale = finalists.filter { sameScale($0, c.pair) }.count
             if ofScale < (sameScale(c.pair, top.pair) ? 2 : 1) { finalists.append(c.pair) }
         }
-        return ranked(finalists.compactMap { p in agreement(p, false).map { (pair: p, agreement: $0) } })
+        return ranked(finalists.compactMap { p in score(p, coarse: false).map { (pair: p, agreement: $0) } })
     }
     let scored = look(pairs)
     guard var chosen = scored.first else { return nil }
