@@ -70,8 +70,8 @@ public struct RegistrationComparison: Sendable, Equatable {
     /// The largest distance between the two placements of the five points, chamber µm.
     public var positionErrorUm: Double
     /// Half a 50 µm small square: further off, a cell on the ruling's finest squares is
-    /// counted in the wrong one. (The stand-in sets' placements are within 10 µm or more than
-    /// 100 µm off: the ruling repeats by whole squares.)
+    /// counted in the wrong one. (Nearly all the stand-in sets' placements are within 10 µm or
+    /// 100 µm and more off: the ruling repeats by whole squares.)
     public static let toleranceUm = NeubauerGeometry.smallSquareUm / 2
     /// Further off than `toleranceUm`.
     public var isMisplaced: Bool { positionErrorUm > Self.toleranceUm }

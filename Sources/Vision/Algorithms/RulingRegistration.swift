@@ -346,7 +346,8 @@ func registerRulingInView(_ families: [RulingFamilyProfile], agreement: (_ pair:
     // the best two of its scale (the origin's rival) and the best of each other scale (the
     // scale's). The decision and its margins are the fine look's; a scale more than
     // `coarseReach` behind is no rival.
-    // Each pair is scored once per look (the placement's second look repeats the first's pairs).
+    // Each pair is scored once on each kind of block: the placement's second look repeats the
+    // first look's pairs.
     var scores: [[Double]: Double?] = [:]
     func score(_ pair: [RulingFamilyFit], coarse: Bool) -> Double? {
         let key: [Double] = [coarse ? 1 : 0] + pair.flatMap { [$0.spacingUm, $0.offsetUm, $0.umPerPixel] }
