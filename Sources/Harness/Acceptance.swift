@@ -32,6 +32,9 @@ public struct GateLimits: Sendable, Equatable {
     public var maxMeanAbsRelCountError: Double?
     /// Largest mean |relative error| of the grid stage's µm per pixel against the labels'.
     public var maxMeanAbsRelCalibrationError: Double?
+    /// Largest number of fixtures whose grid the pipeline placed more than
+    /// `RegistrationComparison.toleranceUm` off in the chamber.
+    public var maxMisplacedFixtures: Int?
     public var minLiveDeadAccuracy: Double?
     public var maxErrored: Int?
     /// Whether failed per-fixture `expect` ranges fail the run.
@@ -40,7 +43,8 @@ public struct GateLimits: Sendable, Equatable {
 
     public init(minPrecision: Double? = nil, minRecall: Double? = nil, minF1: Double? = nil, minMacroF1: Double? = nil,
                 maxBlankDetections: Int? = nil, maxMeanAbsRelCountError: Double? = nil,
-                maxMeanAbsRelCalibrationError: Double? = nil, minLiveDeadAccuracy: Double? = nil, maxErrored: Int? = nil, gateExpect: Bool? = nil,
+                maxMeanAbsRelCalibrationError: Double? = nil, maxMisplacedFixtures: Int? = nil,
+                minLiveDeadAccuracy: Double? = nil, maxErrored: Int? = nil, gateExpect: Bool? = nil,
                 stageBudgets: [StageBudget] = []) {
         self.minPrecision = minPrecision
         self.minRecall = minRecall
@@ -49,6 +53,7 @@ public struct GateLimits: Sendable, Equatable {
         self.maxBlankDetections = maxBlankDetections
         self.maxMeanAbsRelCountError = maxMeanAbsRelCountError
         self.maxMeanAbsRelCalibrationError = maxMeanAbsRelCalibrationError
+        self.maxMisplacedFixtures = maxMisplacedFixtures
         self.minLiveDeadAccuracy = minLiveDeadAccuracy
         self.maxErrored = maxErrored
         self.gateExpect = gateExpect
@@ -129,7 +134,7 @@ public struct Acceptance: Sendable, Equatable {
     }
 
     static let limitKeys = ["minPrecision", "minRecall", "minF1", "minMacroF1", "maxBlankDetections",
-                            "maxMeanAbsRelCountError", "maxMeanAbsRelCalibrationError", "minLiveDeadAccuracy", "maxErrored", "gateExpect", "stageBudgets"]
+                            "maxMeanAbsRelCountError", "maxMeanAbsRelCalibrationError", "maxMisplacedFixtures", "minLiveDeadAccuracy", "maxErrored", "gateExpect", "stageBudgets"]
 
     private static func parseLimits(_ members: [(key: String, cursor: JSONCursor)], base: GateLimits,
                                     allowTags: Bool) throws(JSONError) -> GateLimits {
@@ -146,6 +151,7 @@ public struct Acceptance: Sendable, Equatable {
             case "maxMeanAbsRelCalibrationError":
                 limits.maxMeanAbsRelCalibrationError = isNull ? nil : try nonNegative(cursor)
             case "maxBlankDetections": limits.maxBlankDetections = isNull ? nil : try count(cursor)
+            case "maxMisplacedFixtures": limits.maxMisplacedFixtures = isNull ? nil : try count(cursor)
             case "maxErrored": limits.maxErrored = isNull ? nil : try count(cursor)
             case "gateExpect": limits.gateExpect = isNull ? nil : try cursor.bool()
             case "stageBudgets": limits.stageBudgets = isNull ? [] : try budgets(cursor)

@@ -84,6 +84,11 @@ public func evaluateGates(limits: GateLimits, scope: String, inputs: GateInputs?
          atLeast: false, what: "mean |relative count error|")
     gate("maxMeanAbsRelCalibrationError", m?.meanAbsRelCalibrationError, limits.maxMeanAbsRelCalibrationError,
          atLeast: false, what: "mean |relative calibration error|")
+    // Undefined where no fixture's placement was compared (no labelled grid of the whole ruled
+    // area, or no grid found on any).
+    gate("maxMisplacedFixtures", m.flatMap { $0.registeredFixtures > 0 ? Double($0.misplacedFixtures) : nil },
+         limits.maxMisplacedFixtures.map(Double.init), atLeast: false,
+         what: "fixtures placed more than \(formatGateNumber(RegistrationComparison.toleranceUm)) µm off in the chamber")
     gate("minLiveDeadAccuracy", m?.liveDeadAccuracy, limits.minLiveDeadAccuracy,
          atLeast: true, what: "live/dead accuracy")
     gate("maxErrored", inputs.map { Double($0.errored) }, limits.maxErrored.map(Double.init),

@@ -78,6 +78,32 @@ struct GateTests {
         #expect(undefined.allSatisfy { $0.passed && $0.actual == nil })
     }
 
+    @Test func placementGate() throws {
+        // Three fixtures whose placement was compared: one 1 mm off, two right.
+        func fixture(_ errorUm: Double?) -> FixtureScore {
+            var s = FixtureScore.synthetic(tp: 1, fp: 0, fn: 0, tags: [])
+            s.registration = errorUm.map { RegistrationComparison(positionErrorUm: $0) }
+            return s
+        }
+        let inputs = GateInputs(metrics: AggregateMetrics(scores: [fixture(1000), fixture(3), fixture(0), fixture(nil)]),
+                                errored: 0, stages: [], expectFailures: [])
+        let strict = evaluateGates(limits: GateLimits(maxMisplacedFixtures: 0), scope: "all", inputs: inputs)
+        let gate = try #require(strict.first { $0.name == "maxMisplacedFixtures" })
+        #expect(!gate.passed && gate.actual == 1 && gate.limit == 0)
+        #expect(gate.detail.contains("placed more than 25 µm off"), "\(gate.detail)")
+        #expect(evaluateGates(limits: GateLimits(maxMisplacedFixtures: 1), scope: "all", inputs: inputs).allSatisfy { $0.passed })
+        // No placement compared: not applicable, not failed.
+        let none = GateInputs(metrics: AggregateMetrics(scores: [fixture(nil)]), errored: 0, stages: [], expectFailures: [])
+        #expect(evaluateGates(limits: GateLimits(maxMisplacedFixtures: 0), scope: "all", inputs: none)
+            .allSatisfy { $0.passed && $0.actual == nil })
+        // The key is read; a negative or fractional count is refused, naming the key.
+        let parsed = try Acceptance.parse(try JSONValue.parse(#"{"maxMisplacedFixtures": 2}"#), file: "a.json")
+        #expect(parsed.limits.maxMisplacedFixtures == 2)
+        for bad in [#"{"maxMisplacedFixtures": -1}"#, #"{"maxMisplacedFixtures": 1.5}"#] {
+            #expect(throws: JSONError.self) { try Acceptance.parse(try JSONValue.parse(bad), file: "a.json") }
+        }
+    }
+
     @Test func undefinedMetricsAndMissingTagsDoNotApply() {
         let blankOnly = GateInputs(metrics: AggregateMetrics(scores: []), errored: 0, stages: [], expectFailures: [])
         let gates = evaluateGates(limits: GateLimits(minPrecision: 0.9, maxBlankDetections: 0, minLiveDeadAccuracy: 0.9),
