@@ -15,11 +15,14 @@ public enum ComparedMetric: String, Sendable, Equatable, CaseIterable {
     case liveDeadAccuracy
     /// Mean number of detections per blank control.
     case blankDetections
+    /// Share of the fixtures whose placement in the chamber was compared that the grid
+    /// placed more than 25 µm off (`RegistrationComparison.isMisplaced`).
+    case misplaced
 
     public var higherIsBetter: Bool {
         switch self {
         case .precision, .recall, .f1, .liveDeadAccuracy: return true
-        case .countError, .blankDetections: return false
+        case .countError, .blankDetections, .misplaced: return false
         }
     }
 
@@ -39,12 +42,14 @@ public enum ComparedMetric: String, Sendable, Equatable, CaseIterable {
                 if let e = r.absRelCountError { sum += e; n += 1 }
             case .blankDetections:
                 if let d = r.blankDetections { sum += Double(d); n += 1 }
+            case .misplaced:
+                if let g = r.registration { sum += g.isMisplaced ? 1 : 0; n += 1 }
             }
         }
         switch self {
         case .precision, .recall, .liveDeadAccuracy: return b == 0 ? nil : Double(a) / Double(b)
         case .f1: return c == 0 ? nil : (b == 0 ? 1 : Double(a) / Double(b))
-        case .countError, .blankDetections: return n == 0 ? nil : sum / Double(n)
+        case .countError, .blankDetections, .misplaced: return n == 0 ? nil : sum / Double(n)
         }
     }
 }
@@ -83,7 +88,7 @@ public enum Tolerance: Sendable, Equatable {
 ///   "timing": { "tolerance": 0.10, "noiseFloor": 0.03, "noiseFloorMs": 0.5, "alpha": 0.01, "clock": "cpu" }
 /// }
 /// ```
-/// Metric names: precision, recall, f1, countError, liveDeadAccuracy, blankDetections.
+/// Metric names: precision, recall, f1, countError, liveDeadAccuracy, blankDetections, misplaced.
 /// Metrics not named keep `defaultTolerances`. A tag listed under `tags` gets its own verdicts
 /// (the named metrics only), and a regression there fails the run like a global one.
 public struct BaselinePolicy: Sendable, Equatable {
@@ -109,6 +114,7 @@ public struct BaselinePolicy: Sendable, Equatable {
     public static let defaultTolerances: [ComparedMetric: Tolerance] = [
         .precision: .absolute(0.01), .recall: .absolute(0.01), .f1: .absolute(0.01),
         .countError: .absolute(0.01), .liveDeadAccuracy: .absolute(0.01), .blankDetections: .absolute(0),
+        .misplaced: .absolute(0),
     ]
 
     public init(tolerances: [ComparedMetric: Tolerance] = BaselinePolicy.defaultTolerances,

@@ -12,7 +12,17 @@ extension FixtureChange {
         jobj([("path", .string(path)), ("tags", .array(tags.map { .string($0) })), ("referenceF1", jnum(referenceF1)),
               ("candidateF1", jnum(candidateF1)), ("f1Change", jnum(f1Change)),
               ("referenceCountError", jnum(referenceCountError)), ("candidateCountError", jnum(candidateCountError)),
-              ("countErrorChange", jnum(countErrorChange))])
+              ("countErrorChange", jnum(countErrorChange)),
+              ("referencePositionErrorUm", jnum(referencePlacement?.positionErrorUm)),
+              ("candidatePositionErrorUm", jnum(candidatePlacement?.positionErrorUm)),
+              ("placementChanged", .bool(placementFlipped))])
+    }
+
+    /// "12 → 840" (µm, rounded), "–" for a side not compared, marked when it crossed 25 µm.
+    var placementText: String {
+        func um(_ g: RegistrationComparison?) -> String { g.map { String(Int($0.positionErrorUm.rounded())) } ?? "–" }
+        guard referencePlacement != nil || candidatePlacement != nil else { return "" }
+        return "\(um(referencePlacement)) → \(um(candidatePlacement))" + (placementFlipped ? " (crossed 25)" : "")
     }
 }
 
@@ -74,14 +84,18 @@ public struct CompareReport: Sendable {
         for c in comparisons {
             out += c.comparison.markdownLines(title: "`\(markdownCode(c.candidate))` vs `\(markdownCode(c.reference))`")
             out.append("Per fixture, wins / losses / ties — F1: \(c.f1.text); count error: \(c.countError.text).")
+            if let m = c.misplaced {
+                out.append("Grid placed more than 25 µm off: \(m.reference) → \(m.candidate) of the \(m.compared) fixtures both placed.")
+            }
             out.append("")
-            let changed = c.changes.filter { $0.magnitude > 0 }
+            let changed = c.changes.filter(\.isChanged)
             if !changed.isEmpty {
-                out.append("| fixture (most changed first) | F1 ref | F1 new | ΔF1 | count err ref | count err new |")
-                out.append("| --- | ---: | ---: | ---: | ---: | ---: |")
+                out.append("| fixture (most changed first) | F1 ref | F1 new | ΔF1 | count err ref | count err new | placed µm off ref → new |")
+                out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
                 for f in changed.prefix(CompareReport.markdownFixtureLimit) {
                     out.append("| `\(markdownCode(f.path))` | \(Show.fixed(f.referenceF1, 3)) | \(Show.fixed(f.candidateF1, 3)) | "
-                               + "\(Show.signed(f.f1Change, 3)) | \(Show.percent(f.referenceCountError)) | \(Show.percent(f.candidateCountError)) |")
+                               + "\(Show.signed(f.f1Change, 3)) | \(Show.percent(f.referenceCountError)) | \(Show.percent(f.candidateCountError)) | "
+                               + "\(f.placementText) |")
                 }
                 if changed.count > CompareReport.markdownFixtureLimit {
                     out.append("")
@@ -89,7 +103,7 @@ public struct CompareReport: Sendable {
                 }
                 out.append("")
             } else {
-                out.append("No fixture changed F1 or count error.")
+                out.append("No fixture changed F1, count error or placement.")
                 out.append("")
             }
         }

@@ -69,6 +69,7 @@ public struct CalibrationComparison: Sendable, Equatable {
 public struct RegistrationComparison: Sendable, Equatable {
     /// The largest distance between the two placements of the five points, chamber µm.
     public var positionErrorUm: Double
+    public init(positionErrorUm: Double) { self.positionErrorUm = positionErrorUm }
     /// Half a 50 µm small square: further off, a cell on the ruling's finest squares is
     /// counted in the wrong one. (Nearly all the stand-in sets' placements are within 10 µm or
     /// 100 µm and more off: the ruling repeats by whole squares.)

@@ -65,6 +65,13 @@ extension RunSnapshot {
         record.classCorrect = ll + dd
         let blank = try f.required("blankDetections")
         record.blankDetections = blank.isNull ? nil : try blank.int()
+        // Absent in reports written before placement was compared.
+        if let registration = try f.field("registration"), !registration.isNull {
+            let error = try registration.required("positionErrorUm")
+            let um = try error.double()
+            guard um >= 0 else { throw error.error(expected: "a non-negative distance in µm", actual: "\(um)") }
+            record.registration = RegistrationComparison(positionErrorUm: um)
+        }
         return record
     }
 

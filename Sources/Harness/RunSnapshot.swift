@@ -29,11 +29,14 @@ public struct FixtureRecord: Sendable, Equatable {
     public var classCorrect: Int
     /// Detections on a blank control; nil when the fixture is not one.
     public var blankDetections: Int?
+    /// Where the pipeline placed the view in the chamber against the label; nil where no
+    /// placement was compared (and in reports written before the field existed).
+    public var registration: RegistrationComparison?
     public var timings: [TimingRecord]
 
     public init(path: String, status: FixtureStatus, tags: [String] = [], detection: DetectionCounts = DetectionCounts(tp: 0, fp: 0, fn: 0),
                 predicted: Int = 0, labelled: Int = 0, classKnown: Int = 0, classCorrect: Int = 0,
-                blankDetections: Int? = nil, timings: [TimingRecord] = []) {
+                blankDetections: Int? = nil, registration: RegistrationComparison? = nil, timings: [TimingRecord] = []) {
         self.path = path
         self.status = status
         self.tags = tags
@@ -43,6 +46,7 @@ public struct FixtureRecord: Sendable, Equatable {
         self.classKnown = classKnown
         self.classCorrect = classCorrect
         self.blankDetections = blankDetections
+        self.registration = registration
         self.timings = timings
     }
 
@@ -131,7 +135,7 @@ extension FixtureRecord {
                   detection: s?.detection ?? DetectionCounts(tp: 0, fp: 0, fn: 0),
                   predicted: s?.total.predicted ?? 0, labelled: s?.total.labelled ?? 0,
                   classKnown: s?.classes.known ?? 0, classCorrect: s?.classes.correct ?? 0,
-                  blankDetections: s?.blankDetections,
+                  blankDetections: s?.blankDetections, registration: s?.registration,
                   timings: timingSeries(o.samples).map { TimingRecord(name: $0.name, wallMs: $0.wallMs, cpuMs: $0.cpuMs) })
     }
 }

@@ -15,13 +15,24 @@ public struct FixtureChange: Sendable, Equatable {
     public var candidateF1: Double
     public var referenceCountError: Double?
     public var candidateCountError: Double?
+    /// Where each version placed the view in the chamber against the label (nil where not compared).
+    public var referencePlacement: RegistrationComparison? = nil
+    public var candidatePlacement: RegistrationComparison? = nil
     public var f1Change: Double { candidateF1 - referenceF1 }
+    /// One version places the view within 25 µm of the label's placement and the other not.
+    public var placementFlipped: Bool {
+        guard let a = referencePlacement, let b = candidatePlacement else { return false }
+        return a.isMisplaced != b.isMisplaced
+    }
     public var countErrorChange: Double? {
         guard let a = referenceCountError, let b = candidateCountError else { return nil }
         return b - a
     }
     /// How much the fixture changed: |ΔF1| + |Δ relative count error|.
     public var magnitude: Double { f1Change.magnitude + (countErrorChange?.magnitude ?? 0) }
+    /// Worth listing: its scores moved, or its grid moved onto or off the label's placement
+    /// (which changes the squares counted, and so the concentration, before any score).
+    public var isChanged: Bool { magnitude > 0 || placementFlipped }
 }
 
 /// One version compared with the reference (the first version): the baseline-style verdicts
@@ -35,6 +46,13 @@ public struct VersionComparison: Sendable, Equatable {
     public var countError: WinLossTally
     /// Paired fixtures, most changed first (ties broken by path).
     public var changes: [FixtureChange]
+    /// Paired fixtures each version placed more than 25 µm off, of those whose placement both
+    /// versions compared (nil when none was).
+    public var misplaced: (reference: Int, candidate: Int, compared: Int)? {
+        let both = changes.compactMap { c in c.referencePlacement.flatMap { a in c.candidatePlacement.map { (a, $0) } } }
+        guard !both.isEmpty else { return nil }
+        return (both.filter { $0.0.isMisplaced }.count, both.filter { $0.1.isMisplaced }.count, both.count)
+    }
 }
 
 /// Compares each of `versions[1...]` with `versions[0]`.
@@ -63,7 +81,8 @@ public func compareVersions(_ versions: [RunSnapshot], policy: BaselinePolicy, c
         for a in reference.fixtures where a.isScored {
             guard let b = byPath[a.path], b.isScored else { continue }
             let change = FixtureChange(path: a.path, tags: a.tags, referenceF1: a.f1, candidateF1: b.f1,
-                                       referenceCountError: a.absRelCountError, candidateCountError: b.absRelCountError)
+                                       referenceCountError: a.absRelCountError, candidateCountError: b.absRelCountError,
+                                       referencePlacement: a.registration, candidatePlacement: b.registration)
             tally(&f1, change.f1Change, tieTolerance)
             if let d = change.countErrorChange { tally(&count, -d, tieTolerance) }
             changes.append(change)

@@ -7,8 +7,9 @@ import Testing
 
     /// 40 fixtures with 20-60 labelled cells each, a few FPs, known live/dead calls, and
     /// timings drawn around `msScale` (deterministic jitter).
+    /// The first `misplaced` fixtures' grids are placed 240 µm off the label's, the others 3 µm.
     static func snapshot(dropFraction: Double = 0, extraFP: Int = 0, msScale: Double = 1, seed: UInt64 = 1,
-                         datasetHash: String = "d1", machine: MachineFacts = machine) -> RunSnapshot {
+                         datasetHash: String = "d1", machine: MachineFacts = machine, misplaced: Int = 0) -> RunSnapshot {
         var rng = SplitMix64(seed: seed)
         var fixtures: [FixtureRecord] = []
         for i in 0..<40 {
@@ -26,6 +27,7 @@ import Testing
             fixtures.append(FixtureRecord(path: String(format: "f%02d.png", i), status: .scored, tags: i % 2 == 0 ? ["even"] : ["odd"],
                                           detection: DetectionCounts(tp: tp, fp: fp, fn: labelled - tp),
                                           predicted: tp + fp, labelled: labelled, classKnown: tp, classCorrect: tp - (i % 2),
+                                          registration: RegistrationComparison(positionErrorUm: i < misplaced ? 240 : 3),
                                           timings: timings))
         }
         for k in 0..<3 {
@@ -157,6 +159,28 @@ import Testing
         #expect(c.pairedFixtures == 42)
     }
 
+    @Test func gridsPlacedOffTheLabelRegress() throws {
+        let c = try compareWithBaseline(Self.snapshot(), Self.snapshot(misplaced: 12), policy: BaselinePolicy())
+        let m = try #require(c.metrics.first { $0.metric == .misplaced && $0.scope == "all" })
+        #expect(m.baseline == 0 && m.current == 0.3)
+        #expect(m.verdict == .regressed, "\(m.detail)")
+        #expect(c.regressions.contains("misplaced"))
+        // Fewer misplaced is better; a single fixture moving does not carry the interval.
+        let better = try compareWithBaseline(Self.snapshot(misplaced: 12), Self.snapshot(), policy: BaselinePolicy())
+        #expect(better.metrics.first { $0.metric == .misplaced }?.verdict == .improved)
+        let one = try compareWithBaseline(Self.snapshot(), Self.snapshot(misplaced: 1), policy: BaselinePolicy())
+        #expect(one.metrics.first { $0.metric == .misplaced }?.verdict == .unchanged)
+    }
+
+    @Test func aBaselineWithoutPlacementsGivesNoPlacementVerdict() throws {
+        var old = Self.snapshot()
+        for i in old.fixtures.indices { old.fixtures[i].registration = nil }
+        let c = try compareWithBaseline(old, Self.snapshot(misplaced: 12), policy: BaselinePolicy())
+        let m = try #require(c.metrics.first { $0.metric == .misplaced })
+        #expect(m.verdict == .notCompared && m.detail.contains("undefined on the baseline"))
+        #expect(!c.hasRegression)
+    }
+
     @Test func recordRefusesUnderCI() {
         #expect(recordRefusal(force: false, environment: ["CI": "1"], baselinePath: "b.json") != nil)
         #expect(recordRefusal(force: false, environment: ["CI": "true"], baselinePath: "b.json")?.description.contains("--force") == true)
@@ -178,5 +202,33 @@ import Testing
         #expect(report.exitCode == 3)
         #expect(report.markdown.contains("| f1 |"))
         #expect(report.markdown.contains("wins / losses / ties"))
+    }
+
+    @Test func versionComparisonShowsPlacementChanges() throws {
+        // Same detections, two grids placed elsewhere: listed although F1 and count error held.
+        let a = Self.snapshot(), b = Self.snapshot(misplaced: 2)
+        let v = try #require(try compareVersions([a, b], policy: BaselinePolicy()).first)
+        let m = try #require(v.misplaced)
+        #expect(m.reference == 0 && m.candidate == 2 && m.compared == 40)
+        let flipped = v.changes.filter(\.placementFlipped).map(\.path)
+        #expect(flipped == ["f00.png", "f01.png"])
+        #expect(v.changes.filter(\.isChanged).map(\.path) == flipped)
+        let report = CompareReport(versions: [a, b], comparisons: [v], mode: "reports")
+        #expect(report.markdown.contains("Grid placed more than 25 µm off: 0 → 2 of the 40 fixtures both placed."))
+        #expect(report.markdown.contains("| `f00.png` | 0.976 | 0.976 | +0.000 | 5.0% | 5.0% | 3 → 240 (crossed 25) |"))
+        guard case .array(let comparisons)? = report.jsonValue["comparisons"],
+              case .array(let fixtures)? = comparisons.first?["fixtures"] else {
+            Issue.record("compare.json without comparisons[0].fixtures")
+            return
+        }
+        let first = try #require(fixtures.first { $0["path"] == .string("f00.png") })
+        #expect(first["placementChanged"] == .bool(true))
+        #expect(first["referencePositionErrorUm"]?.number == 3 && first["candidatePositionErrorUm"]?.number == 240)
+        // Without placements on either side: no line, no column values.
+        var bare = a
+        for i in bare.fixtures.indices { bare.fixtures[i].registration = nil }
+        let none = try #require(try compareVersions([bare, bare], policy: BaselinePolicy()).first)
+        #expect(none.misplaced == nil)
+        #expect(!CompareReport(versions: [bare, bare], comparisons: [none], mode: "reports").markdown.contains("Grid placed"))
     }
 }

@@ -28,6 +28,7 @@ import Vision
         #expect(read.fixtures.map(\.status) == live.fixtures.map(\.status))
         #expect(read.fixtures.map(\.tags) == live.fixtures.map(\.tags))
         #expect(read.fixtures.map(\.blankDetections) == live.fixtures.map(\.blankDetections))
+        #expect(read.fixtures.map(\.registration) == live.fixtures.map(\.registration))
         #expect(read.fixtures.map(\.predicted) == live.fixtures.map(\.predicted))
         #expect(read.fixtures.map(\.classKnown) == live.fixtures.map(\.classKnown))
         #expect(read.configHash == live.configHash && read.datasetHash == live.datasetHash && read.machine == live.machine)

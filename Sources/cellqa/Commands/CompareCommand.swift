@@ -14,12 +14,14 @@ struct CompareCommand: ParsableCommand {
             process, interleaved fixture by fixture, so machine noise hits every version alike).
 
             For each version against the first: micro precision, recall, F1, count error, \
-            live/dead accuracy and blank detections with the difference, its 95% paired \
+            live/dead accuracy, blank detections and the share of grids placed more than 25 µm \
+            off the label's placement (misplaced) with the difference, its 95% paired \
             bootstrap interval over fixtures and a verdict (tolerances from the acceptance file's \
             "baseline" section); per-stage timings with the median ratio, Mann-Whitney p and a \
             verdict (timings of reports from different machines are not compared unless \
             --compare-timings); per-tag rows; per-fixture wins/losses/ties on F1 and count error \
-            with the most changed fixtures first, and an exact sign test.
+            with the most changed fixtures first (and those whose placement crossed 25 µm), and \
+            an exact sign test.
 
             Writes compare.json and compare.md to --out.
 

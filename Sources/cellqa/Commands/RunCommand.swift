@@ -21,7 +21,7 @@ struct RunCommand: ParsableCommand {
             Baselines: --baseline OLD/report.json compares this run with a stored report of the \
             same dataset (refused when the dataset content hash differs, unless \
             --allow-dataset-change). Accuracy metrics (precision, recall, F1, count error, \
-            live/dead accuracy, blank detections) regress only when the drop exceeds the \
+            live/dead accuracy, blank detections, misplaced grids) regress only when the drop exceeds the \
             tolerance of the acceptance file's "baseline" section AND the 95% paired bootstrap \
             interval over fixtures (2000 resamples, fixed seed) lies entirely on the worse side. \
             Stage timings (thread CPU by default, --timing wall; every sample taken relative to \
