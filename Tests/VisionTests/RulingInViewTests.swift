@@ -188,16 +188,32 @@ struct RulingInViewTests {
     /// 1.8 mm off. Once the scale is decided, `offsetsPerWideSpacing` positions give the whole
     /// view the right one to compare.
     @Test func aViewWhoseProjectionRepeatsIsPlacedWhereItIs() throws {
-        let fixture = try SynthGenerator(preset: .blurred, seed: 9003).make(index: 2)
+        try expectPlacedWhereItIs(.blurred, seed: 9003, index: 2)
+    }
+
+    /// A sparse `cellqa synth` view (seed 9001, the second image) whose fine blocks score a
+    /// copy of the placement a large square away above the right one (1028 µm off when the
+    /// fine look alone decided); the coarse look prefers the right one, and the placement is
+    /// ranked by both.
+    @Test func aViewTheFineLookAloneMisplacesIsPlacedByBothLooks() throws {
+        try expectPlacedWhereItIs(.sparse, seed: 9001, index: 1)
+    }
+
+    /// The pipeline's grid places the view within 25 µm of the label's placement, at the
+    /// label's scale within 2 %.
+    private func expectPlacedWhereItIs(_ preset: SynthPreset, seed: UInt64, index: Int,
+                                       sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let fixture = try SynthGenerator(preset: preset, seed: seed).make(index: index)
         let result = try Pipeline(config: PipelineConfig()).run(fixture.image)
-        let grid = try #require(result.grid)
-        let corners = try #require(fixture.label.grid?.corners).map { Point(x: $0.x, y: $0.y) }
-        let truth = try #require(Homography(from: corners, to: NeubauerGeometry.ruledAreaCorners))
-        let map = try #require(Homography(matrix: grid.imageToChamber))
-        let error = try #require(registrationErrorUm(map, against: truth, width: result.width, height: result.height))
-        #expect(error < 25, "registered \(error) µm off")
-        let labelled = try #require(fixture.label.umPerPixel)
-        #expect(abs(grid.umPerPixel / labelled - 1) < 0.02, "\(grid.umPerPixel) µm per pixel")
+        let grid = try #require(result.grid, sourceLocation: sourceLocation)
+        let corners = try #require(fixture.label.grid?.corners, sourceLocation: sourceLocation).map { Point(x: $0.x, y: $0.y) }
+        let truth = try #require(Homography(from: corners, to: NeubauerGeometry.ruledAreaCorners), sourceLocation: sourceLocation)
+        let map = try #require(Homography(matrix: grid.imageToChamber), sourceLocation: sourceLocation)
+        let error = try #require(registrationErrorUm(map, against: truth, width: result.width, height: result.height),
+                                 sourceLocation: sourceLocation)
+        #expect(error < 25, "registered \(error) µm off", sourceLocation: sourceLocation)
+        let labelled = try #require(fixture.label.umPerPixel, sourceLocation: sourceLocation)
+        #expect(abs(grid.umPerPixel / labelled - 1) < 0.02, "\(grid.umPerPixel) µm per pixel", sourceLocation: sourceLocation)
     }
 
     @Test func theConfigKeyIsReadAndOnByDefault() throws {

@@ -287,11 +287,21 @@ private func profileAboveBackground(_ profile: [Double], block: Int) -> [Double]
 /// copies of one wrong place while the right one, which the other family's lines (or the
 /// central square's 50 µm lines) give away in the view, ranks fourth to eighth. Of the 619
 /// registered views of the stand-in sets, 93 were placed more than 25 µm off (17 without a
-/// flag), 83 now (8): 14 placed right, 4 misplaced that were right (each flagged "origin
+/// flag), 83 then (8): 14 placed right, 4 misplaced that were right (each flagged "origin
 /// assumed"). More positions in the scale's decision as well let a view
 /// of even single lines (no triple line to tell the spacing) find some place where one spacing
 /// fits well enough to count as known, and a faint view read 250 µm squares as the central
 /// square's 50 µm ones.
+///
+/// Why both looks for the placement (the mean of the coarse and the fine agreement, where the
+/// scale decision takes the fine one alone): a copy of the placement a large square away can
+/// explain the fine blocks a little better than the right one while the coarse blocks (whole
+/// lines, forgiving a pixel) still prefer the right one clearly (`cellqa synth` dense seed
+/// 9001, second view: coarse 0.809 against 0.668, fine 0.526 against 0.572), most likely the
+/// fitted map drifting a pixel or two off the fine 50 µm lines far from where it was fitted.
+/// On the stand-in sets: 83 misplaced views to 76 (without a flag 8 to 5), 11 placed right and
+/// 4 misplaced that were right (each flagged); detections the same but 3 cells fewer on that
+/// dense view and 3 false detections fewer elsewhere.
 ///
 /// - Returns: one fit per family (with `score` its projection's), or nil when no pair can be
 ///   scored.
@@ -386,7 +396,10 @@ func registerRulingInView(_ families: [RulingFamilyProfile], agreement: (_ pair:
         let moreFits = fits.enumerated().map { k, familyFits in familyFits.filter { $0.spacingUm == spacings[k] } }
         let more = agreeingPairs(moreFits) { $0 >= NeubauerGeometry.groupSquareUm ? offsetsPerWideSpacing : offsetsPerSpacing }
             .filter { sameScale($0, chosen.pair) }
-        placed = ranked(placed + look(more).filter { c in !placed.contains { $0.pair == c.pair } })
+        // Ranked by the mean of the two looks: see "Why both looks" above.
+        placed = ranked((placed + look(more).filter { c in !placed.contains { $0.pair == c.pair } }).map { c in
+            (pair: c.pair, agreement: 0.5 * (c.agreement + (score(c.pair, coarse: true) ?? c.agreement)))
+        })
         if let best = placed.first { chosen = best }
     }
     let rivalPosition = placed.first { c in
