@@ -15,14 +15,14 @@ extension FixtureChange {
               ("countErrorChange", jnum(countErrorChange)),
               ("referencePositionErrorUm", jnum(referencePlacement?.positionErrorUm)),
               ("candidatePositionErrorUm", jnum(candidatePlacement?.positionErrorUm)),
-              ("placementChanged", .bool(placementFlipped))])
+              ("placementCrossed", .bool(placementCrossed))])
     }
 
     /// "12 → 840" (µm, rounded), "–" for a side not compared, marked when it crossed 25 µm.
     var placementText: String {
         func um(_ g: RegistrationComparison?) -> String { g.map { String(Int($0.positionErrorUm.rounded())) } ?? "–" }
         guard referencePlacement != nil || candidatePlacement != nil else { return "" }
-        return "\(um(referencePlacement)) → \(um(candidatePlacement))" + (placementFlipped ? " (crossed 25)" : "")
+        return "\(um(referencePlacement)) → \(um(candidatePlacement))" + (placementCrossed ? " (crossed 25)" : "")
     }
 }
 

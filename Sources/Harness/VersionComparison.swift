@@ -19,8 +19,9 @@ public struct FixtureChange: Sendable, Equatable {
     public var referencePlacement: RegistrationComparison? = nil
     public var candidatePlacement: RegistrationComparison? = nil
     public var f1Change: Double { candidateF1 - referenceF1 }
-    /// One version places the view within 25 µm of the label's placement and the other not.
-    public var placementFlipped: Bool {
+    /// One version places the view within 25 µm of the label's placement and the other not
+    /// (the placement crossed 25 µm).
+    public var placementCrossed: Bool {
         guard let a = referencePlacement, let b = candidatePlacement else { return false }
         return a.isMisplaced != b.isMisplaced
     }
@@ -32,7 +33,7 @@ public struct FixtureChange: Sendable, Equatable {
     public var magnitude: Double { f1Change.magnitude + (countErrorChange?.magnitude ?? 0) }
     /// Worth listing: its scores moved, or its grid moved onto or off the label's placement
     /// (which changes the squares counted, and so the concentration, before any score).
-    public var isChanged: Bool { magnitude > 0 || placementFlipped }
+    public var isChanged: Bool { magnitude > 0 || placementCrossed }
 }
 
 /// One version compared with the reference (the first version): the baseline-style verdicts

@@ -210,7 +210,7 @@ import Testing
         let v = try #require(try compareVersions([a, b], policy: BaselinePolicy()).first)
         let m = try #require(v.misplaced)
         #expect(m.reference == 0 && m.candidate == 2 && m.compared == 40)
-        let flipped = v.changes.filter(\.placementFlipped).map(\.path)
+        let flipped = v.changes.filter(\.placementCrossed).map(\.path)
         #expect(flipped == ["f00.png", "f01.png"])
         #expect(v.changes.filter(\.isChanged).map(\.path) == flipped)
         let report = CompareReport(versions: [a, b], comparisons: [v], mode: "reports")
@@ -222,7 +222,7 @@ import Testing
             return
         }
         let first = try #require(fixtures.first { $0["path"] == .string("f00.png") })
-        #expect(first["placementChanged"] == .bool(true))
+        #expect(first["placementCrossed"] == .bool(true))
         #expect(first["referencePositionErrorUm"]?.number == 3 && first["candidatePositionErrorUm"]?.number == 240)
         // Without placements on either side: no line, no column values.
         var bare = a
