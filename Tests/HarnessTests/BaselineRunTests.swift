@@ -62,6 +62,35 @@ import Vision
             #expect(error.description.contains("dataset"))
             #expect(error.description.contains("contentHash"))
         }
+        // A fixture's placement: read when present, absent or null in older reports, and a
+        // missing or negative distance named.
+        func report(registration: String?) -> String {
+            let member = registration.map { #", "registration": \#($0)"# } ?? ""
+            return #"{"schemaVersion": 1, "tool": {"version": "x"}, "configHash": "c", "dataset": {"contentHash": "d"}, "#
+                + #""machine": {"cores": 2, "cpuModel": "m", "os": "o", "kernel": "k"}, "run": {"repeats": 1}, "fixtures": [{"#
+                + #""path": "a.png", "status": "scored", "tags": [], "timings": [], "tp": 1, "fp": 0, "fn": 0, "#
+                + #""counts": {"predicted": {"total": 1}, "labelled": {"total": 1}}, "#
+                + #""liveDeadConfusion": {"liveAsLive": 1, "liveAsDead": 0, "deadAsLive": 0, "deadAsDead": 0}, "#
+                + #""blankDetections": null\#(member)}]}"#
+        }
+        try d.writeText("placed.json", report(registration: #"{"positionErrorUm": 240.5, "misplaced": true}"#))
+        let placed = try RunSnapshot.load(path: d.root + "/placed.json")
+        #expect(placed.fixtures.first?.registration == RegistrationComparison(positionErrorUm: 240.5))
+        #expect(placed.fixtures.first?.registration?.isMisplaced == true)
+        for old in [nil, "null"] {
+            try d.writeText("old.json", report(registration: old))
+            #expect(try RunSnapshot.load(path: d.root + "/old.json").fixtures.first?.registration == nil)
+        }
+        for (bad, expected) in [(#"{"misplaced": true}"#, "positionErrorUm"), (#"{"positionErrorUm": -3}"#, "non-negative")] {
+            try d.writeText("bad.json", report(registration: bad))
+            do {
+                _ = try RunSnapshot.load(path: d.root + "/bad.json")
+                Issue.record("expected an error for \(bad)")
+            } catch {
+                #expect(error.description.contains("bad.json") && error.description.contains(expected), "\(error)")
+                #expect(error.description.contains("registration"), "\(error)")
+            }
+        }
         try d.writeText("v.json", "{\"schemaVersion\": 7}")
         #expect(throws: JSONError.self) { try RunSnapshot.load(path: d.root + "/v.json") }
         #expect(RunSnapshot.isReport(.object(JSONObject([("schemaVersion", .int(1))]))))
