@@ -3,11 +3,13 @@ import JSON
 /// `sweep.csv`, `sweep.json` and `sweep.md` of `cellqa sweep`.
 extension SweepResult {
     public var csv: String {
-        var rows = [axes.map(\.key) + ["precision", "recall", "f1", "tp", "fp", "fn", "meanAbsRelCountError", "scored", "errored", "configHash"]]
+        var rows = [axes.map(\.key) + ["precision", "recall", "f1", "tp", "fp", "fn", "meanAbsRelCountError",
+                                       "registeredFixtures", "misplacedFixtures", "scored", "errored", "configHash"]]
         for p in points {
             rows.append(p.values.map { csvNumber($0.value) }
                         + [csvNumber(p.precision), csvNumber(p.recall), csvNumber(p.f1), csvInt(p.detection.tp),
                            csvInt(p.detection.fp), csvInt(p.detection.fn), csvNumber(p.meanAbsRelCountError),
+                           csvInt(p.registeredFixtures), csvInt(p.misplacedFixtures),
                            csvInt(p.scored), csvInt(p.errored), p.configHash])
         }
         return csvDocument(rows)
@@ -17,7 +19,9 @@ extension SweepResult {
         jobj([("setting", jobj(p.values.map { ($0.key, jnum($0.value)) })), ("configHash", .string(p.configHash)),
               ("precision", jnum(p.precision)), ("recall", jnum(p.recall)), ("f1", jnum(p.f1)),
               ("tp", jint(p.detection.tp)), ("fp", jint(p.detection.fp)), ("fn", jint(p.detection.fn)),
-              ("meanAbsRelCountError", jnum(p.meanAbsRelCountError)), ("scored", jint(p.scored)), ("errored", jint(p.errored))])
+              ("meanAbsRelCountError", jnum(p.meanAbsRelCountError)),
+              ("registeredFixtures", jint(p.registeredFixtures)), ("misplacedFixtures", jint(p.misplacedFixtures)),
+              ("scored", jint(p.scored)), ("errored", jint(p.errored))])
     }
 
     public var jsonValue: JSONValue {
@@ -52,12 +56,14 @@ extension SweepResult {
                        + "recall \(Show.fixed(best.recall)), count error \(Show.percent(best.meanAbsRelCountError)))")
             out.append("")
         }
-        out.append("| " + axes.map { markdownEscape($0.key) }.joined(separator: " | ") + " | precision | recall | F1 | TP / FP / FN | count error |")
-        out.append("|" + String(repeating: " ---: |", count: axes.count + 5))
+        out.append("| " + axes.map { markdownEscape($0.key) }.joined(separator: " | ")
+                   + " | precision | recall | F1 | TP / FP / FN | count error | placed >25 µm off |")
+        out.append("|" + String(repeating: " ---: |", count: axes.count + 6))
         for p in points.prefix(RunReport.markdownListLimit * 4) {
+            let placed = p.registeredFixtures > 0 ? "\(p.misplacedFixtures) of \(p.registeredFixtures)" : "n/a"
             out.append("| " + p.values.map { formatGateNumber($0.value) }.joined(separator: " | ")
                        + " | \(Show.fixed(p.precision)) | \(Show.fixed(p.recall)) | \(Show.fixed(p.f1)) | "
-                       + "\(p.detection.tp) / \(p.detection.fp) / \(p.detection.fn) | \(Show.percent(p.meanAbsRelCountError)) |")
+                       + "\(p.detection.tp) / \(p.detection.fp) / \(p.detection.fn) | \(Show.percent(p.meanAbsRelCountError)) | \(placed) |")
         }
         if points.count > RunReport.markdownListLimit * 4 {
             out.append("")

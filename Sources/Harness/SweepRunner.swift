@@ -16,6 +16,10 @@ public struct SweepPoint: Sendable {
     public var f1: Double? { detection.f1 }
     /// Mean |predicted - labelled| / labelled over fixtures with labelled cells.
     public var meanAbsRelCountError: Double?
+    /// Fixtures whose placement in the chamber was compared with the label's, and of them those
+    /// placed more than 25 µm off (`RegistrationComparison`), as in a run's summary.
+    public var registeredFixtures: Int = 0
+    public var misplacedFixtures: Int = 0
     public var scored: Int
     public var errored: Int
 }
@@ -58,6 +62,7 @@ public struct SweepResult: Sendable {
 private struct SweepCell: Sendable {
     var detection = DetectionCounts(tp: 0, fp: 0, fn: 0)
     var absRelCountError: Double?
+    var registration: RegistrationComparison?
     var scored = false
 }
 
@@ -91,9 +96,12 @@ public func runSweep(_ fixtures: [RunFixture], axes: [SweepAxis], sweep: [SweepS
     var points: [SweepPoint] = []
     for (s, setting) in sweep.enumerated() {
         let cells = outcomes.compactMap { $0[s] }.filter(\.scored)
+        let registrations = cells.compactMap(\.registration)
         points.append(SweepPoint(label: setting.label, values: setting.values, configHash: setting.config.configHash,
                                  detection: cells.reduce(DetectionCounts(tp: 0, fp: 0, fn: 0)) { $0 + $1.detection },
                                  meanAbsRelCountError: Statistics.mean(cells.compactMap(\.absRelCountError)),
+                                 registeredFixtures: registrations.count,
+                                 misplacedFixtures: registrations.filter(\.isMisplaced).count,
                                  scored: cells.count, errored: outcomes.filter { $0[s] == nil }.count))
     }
     let run = outcomes.count
@@ -153,7 +161,8 @@ private func sweepFixture(_ fixture: RunFixture, sweep: [SweepSetting], stages: 
                                           overcrowdedPerSquare: config.overcrowdedPerSquare, sparsePerSquare: config.sparsePerSquare)
         let score = scoreFixture(result: result, truth: truth, rule: settings.matchRule, countSettings: countSettings,
                                  pipelineDilution: config.dilution)
-        out.append(SweepCell(detection: score.detection, absRelCountError: score.total.absRelativeError, scored: true))
+        out.append(SweepCell(detection: score.detection, absRelCountError: score.total.absRelativeError,
+                             registration: score.registration, scored: true))
     }
     return .finished(out)
 }

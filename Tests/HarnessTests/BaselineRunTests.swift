@@ -221,6 +221,27 @@ import Vision
         }
     }
 
+    /// A sweep of a grid key counts, per setting, the fixtures placed more than 25 µm off as a
+    /// run with that setting does (the Goldens: 4 of 12 with the defaults), and reports it.
+    @Test func sweepReportsPlacementLikeARun() throws {
+        let request = try goldensRequest()
+        let prepared = try prepareDataset(request)
+        let axis = try SweepAxis.parse("gridRegisterInView=false,true")
+        let grid = try sweepSettings(base: PipelineConfig(), axes: [axis])
+        let sweep = runSweep(prepared.fixtures, axes: [axis], sweep: grid, settings: RunSettings(jobs: 2), datasetHash: prepared.contentHash)
+        for (point, setting) in zip(sweep.points, grid) {
+            var r = request
+            r.config = setting.config
+            let full = try performRun(r).overall
+            #expect(point.registeredFixtures == full.registeredFixtures && point.misplacedFixtures == full.misplacedFixtures,
+                    "\(point.label): \(point.misplacedFixtures) of \(point.registeredFixtures)")
+        }
+        let defaults = try #require(sweep.points.last)
+        #expect(defaults.registeredFixtures == 12 && defaults.misplacedFixtures == 4)
+        #expect(sweep.markdown.contains("| placed >25 µm off |") && sweep.markdown.contains("| 4 of 12 |"))
+        #expect(sweep.csv.split(whereSeparator: \.isNewline).first?.contains("registeredFixtures,misplacedFixtures") == true)
+    }
+
     /// A sweep honours the fixture time limit (a fixture over it counts as errored under every
     /// setting) and a cancellation (no fixture starts; the result says it is partial).
     @Test func sweepTimeLimitAndInterruption() throws {

@@ -20,8 +20,9 @@ struct SweepCommand: ParsableCommand {
             re-run the pipeline per setting: the detector's duplicate removal orders peaks by \
             response, not score, so a score threshold is not a pure post-filter.
 
-            Writes sweep.csv, sweep.json and sweep.md (per-setting table, precision-recall \
-            curve, best-F1 setting) to --out.
+            Writes sweep.csv, sweep.json and sweep.md (per-setting table with the views the \
+            grid placed more than 25 µm off the label's placement, precision-recall curve, \
+            best-F1 setting) to --out.
 
             SIGINT or SIGTERM: no more fixtures start; the reports cover the fixtures finished \
             (sweep.json "complete": false). A second signal exits at once.
