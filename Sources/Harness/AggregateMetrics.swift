@@ -58,9 +58,7 @@ public struct AggregateMetrics: Sendable, Equatable {
         let calibrations = scores.compactMap { $0.calibration?.relativeError.magnitude }
         meanAbsRelCalibrationError = Statistics.mean(calibrations)
         calibratedFixtures = calibrations.count
-        let registrations = scores.compactMap(\.registration)
-        registeredFixtures = registrations.count
-        misplacedFixtures = registrations.filter(\.isMisplaced).count
+        (registeredFixtures, misplacedFixtures) = RegistrationComparison.tally(scores.compactMap(\.registration))
         localisation = LocalisationError(pixelDistances: scores.flatMap { $0.matching.pairs.map(\.distance) },
                                          umDistances: scores.flatMap(\.calibratedDistancesUm))
         let blanks = scores.compactMap(\.blankDetections)

@@ -18,11 +18,12 @@ extension FixtureChange {
               ("placementCrossed", .bool(placementCrossed))])
     }
 
-    /// "12 → 840" (µm, rounded), "–" for a side not compared, marked when it crossed 25 µm.
+    /// "12 → 840" (µm, rounded), "–" for a side not compared, marked when it crossed
+    /// `RegistrationComparison.toleranceUm`.
     var placementText: String {
         func um(_ g: RegistrationComparison?) -> String { g.map { String(Int($0.positionErrorUm.rounded())) } ?? "–" }
         guard referencePlacement != nil || candidatePlacement != nil else { return "" }
-        return "\(um(referencePlacement)) → \(um(candidatePlacement))" + (placementCrossed ? " (crossed 25)" : "")
+        return "\(um(referencePlacement)) → \(um(candidatePlacement))" + (placementCrossed ? " (crossed \(RegistrationComparison.toleranceText))" : "")
     }
 }
 
@@ -85,7 +86,8 @@ public struct CompareReport: Sendable {
             out += c.comparison.markdownLines(title: "`\(markdownCode(c.candidate))` vs `\(markdownCode(c.reference))`")
             out.append("Per fixture, wins / losses / ties — F1: \(c.f1.text); count error: \(c.countError.text).")
             if let m = c.misplaced {
-                out.append("Grid placed more than 25 µm off: \(m.reference) → \(m.candidate) of the \(m.compared) fixtures both placed.")
+                out.append("Grid placed more than \(RegistrationComparison.toleranceText) µm off: "
+                           + "\(m.reference) → \(m.candidate) of the \(m.compared) fixtures both placed.")
             }
             out.append("")
             let changed = c.changes.filter(\.isChanged)

@@ -76,6 +76,18 @@ public struct RegistrationComparison: Sendable, Equatable {
     public static let toleranceUm = NeubauerGeometry.smallSquareUm / 2
     /// Further off than `toleranceUm`.
     public var isMisplaced: Bool { positionErrorUm > Self.toleranceUm }
+    /// `toleranceUm` as the reports print it ("25").
+    static var toleranceText: String { Show.fixed(toleranceUm, 0) }
+
+    /// How many of `placements` were compared and how many of them are misplaced.
+    static func tally(_ placements: [RegistrationComparison]) -> (registered: Int, misplaced: Int) {
+        (placements.count, placements.filter(\.isMisplaced).count)
+    }
+
+    /// "k of n" misplaced, or "n/a" when no placement was compared (summary.md, sweep.md).
+    static func summaryText(misplaced: Int, registered: Int) -> String {
+        registered > 0 ? "\(misplaced) of \(registered)" : "n/a"
+    }
 }
 
 /// Centre distance of the matched pairs, in pixels and, for calibrated fixtures, micrometres.

@@ -57,10 +57,10 @@ extension SweepResult {
             out.append("")
         }
         out.append("| " + axes.map { markdownEscape($0.key) }.joined(separator: " | ")
-                   + " | precision | recall | F1 | TP / FP / FN | count error | placed >25 µm off |")
+                   + " | precision | recall | F1 | TP / FP / FN | count error | placed >\(RegistrationComparison.toleranceText) µm off |")
         out.append("|" + String(repeating: " ---: |", count: axes.count + 6))
         for p in points.prefix(RunReport.markdownListLimit * 4) {
-            let placed = p.registeredFixtures > 0 ? "\(p.misplacedFixtures) of \(p.registeredFixtures)" : "n/a"
+            let placed = RegistrationComparison.summaryText(misplaced: p.misplacedFixtures, registered: p.registeredFixtures)
             out.append("| " + p.values.map { formatGateNumber($0.value) }.joined(separator: " | ")
                        + " | \(Show.fixed(p.precision)) | \(Show.fixed(p.recall)) | \(Show.fixed(p.f1)) | "
                        + "\(p.detection.tp) / \(p.detection.fp) / \(p.detection.fn) | \(Show.percent(p.meanAbsRelCountError)) | \(placed) |")

@@ -17,7 +17,7 @@ public struct SweepPoint: Sendable {
     /// Mean |predicted - labelled| / labelled over fixtures with labelled cells.
     public var meanAbsRelCountError: Double?
     /// Fixtures whose placement in the chamber was compared with the label's, and of them those
-    /// placed more than 25 µm off (`RegistrationComparison`), as in a run's summary.
+    /// placed more than `RegistrationComparison.toleranceUm` off, as in a run's summary.
     public var registeredFixtures: Int = 0
     public var misplacedFixtures: Int = 0
     public var scored: Int
@@ -96,12 +96,11 @@ public func runSweep(_ fixtures: [RunFixture], axes: [SweepAxis], sweep: [SweepS
     var points: [SweepPoint] = []
     for (s, setting) in sweep.enumerated() {
         let cells = outcomes.compactMap { $0[s] }.filter(\.scored)
-        let registrations = cells.compactMap(\.registration)
+        let placements = RegistrationComparison.tally(cells.compactMap(\.registration))
         points.append(SweepPoint(label: setting.label, values: setting.values, configHash: setting.config.configHash,
                                  detection: cells.reduce(DetectionCounts(tp: 0, fp: 0, fn: 0)) { $0 + $1.detection },
                                  meanAbsRelCountError: Statistics.mean(cells.compactMap(\.absRelCountError)),
-                                 registeredFixtures: registrations.count,
-                                 misplacedFixtures: registrations.filter(\.isMisplaced).count,
+                                 registeredFixtures: placements.registered, misplacedFixtures: placements.misplaced,
                                  scored: cells.count, errored: outcomes.filter { $0[s] == nil }.count))
     }
     let run = outcomes.count

@@ -19,8 +19,8 @@ public struct FixtureChange: Sendable, Equatable {
     public var referencePlacement: RegistrationComparison? = nil
     public var candidatePlacement: RegistrationComparison? = nil
     public var f1Change: Double { candidateF1 - referenceF1 }
-    /// One version places the view within 25 µm of the label's placement and the other not
-    /// (the placement crossed 25 µm).
+    /// One version places the view within `RegistrationComparison.toleranceUm` of the label's
+    /// placement and the other not (the placement crossed it).
     public var placementCrossed: Bool {
         guard let a = referencePlacement, let b = candidatePlacement else { return false }
         return a.isMisplaced != b.isMisplaced
@@ -47,12 +47,14 @@ public struct VersionComparison: Sendable, Equatable {
     public var countError: WinLossTally
     /// Paired fixtures, most changed first (ties broken by path).
     public var changes: [FixtureChange]
-    /// Paired fixtures each version placed more than 25 µm off, of those whose placement both
-    /// versions compared (nil when none was).
+    /// Paired fixtures each version placed more than `RegistrationComparison.toleranceUm` off,
+    /// of those whose placement both versions compared (nil when none was).
     public var misplaced: (reference: Int, candidate: Int, compared: Int)? {
-        let both = changes.compactMap { c in c.referencePlacement.flatMap { a in c.candidatePlacement.map { (a, $0) } } }
+        let both = changes.filter { $0.referencePlacement != nil && $0.candidatePlacement != nil }
         guard !both.isEmpty else { return nil }
-        return (both.filter { $0.0.isMisplaced }.count, both.filter { $0.1.isMisplaced }.count, both.count)
+        let reference = RegistrationComparison.tally(both.compactMap(\.referencePlacement))
+        let candidate = RegistrationComparison.tally(both.compactMap(\.candidatePlacement))
+        return (reference.misplaced, candidate.misplaced, both.count)
     }
 }
 
