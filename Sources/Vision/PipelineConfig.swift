@@ -467,6 +467,13 @@ public struct PipelineConfig: Sendable, Equatable {
     /// The most of the window's own structure a copy matched by the noise rule
     /// (`rulingCopyNoiseMultiple`) may differ from it by (0 ... 1).
     public var rulingCopyNoiseStructure: Double = 0.6
+    /// How much flatter than a copy a candidate's window may be and still match it: the copy's
+    /// structure is scaled down by the gain that fits best, to 1 / this at the most
+    /// (`CopyResidual.flattened`). Veiling glare lifts the dark strokes of the ruling under it,
+    /// so a crossing in the glare is a flattened copy of the crossings outside; a copy is never
+    /// scaled up, as a cell adds structure to its window. The noise rule
+    /// (`rulingCopyNoiseMultiple`) reads the residual unscaled. 1 = off.
+    public var rulingCopyMaxFlattening: Double = 2
     /// A candidate that passed the boundary test is dropped when the same disc a few radii
     /// further along a ruling direction (`lineStep`: 2.2 ... 4 radii, whole pixels) differs
     /// from it by less than this many times the difference noise alone would give

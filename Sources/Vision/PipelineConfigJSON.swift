@@ -95,6 +95,7 @@ enum ConfigKey {
             .number("rulingCopySingleResidual", \.rulingCopySingleResidual, 0...10),
             .number("rulingCopyNoiseMultiple", \.rulingCopyNoiseMultiple, 0...100),
             .number("rulingCopyNoiseStructure", \.rulingCopyNoiseStructure, 0...1),
+            .number("rulingCopyMaxFlattening", \.rulingCopyMaxFlattening, 1...10),
             .flag("tripleWidthMeasured", \.tripleWidthMeasured),
             .flag("tripleCrossingBetweenStrokes", \.tripleCrossingBetweenStrokes),
             .flag("tripleCrossingAtBorder", \.tripleCrossingAtBorder),

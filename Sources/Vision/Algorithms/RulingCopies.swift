@@ -105,8 +105,15 @@ struct RulingCopies {
     ///
     /// With `noiseMultiple` above 0 a copy also matches where its residual is at most that many
     /// `noiseResidual`s and at most `noiseStructure` of the disc's structure.
+    ///
+    /// With `maxFlattening` above 1 the copy's structure is first scaled down to the disc's by
+    /// the gain that fits best, down to 1 / `maxFlattening` (`CopyResidual.flattened`): veiling
+    /// glare over the disc flattens it beside a copy outside the glare. Never up: a cell adds
+    /// structure to its disc, which a copy with less, scaled up, could hide. The noise rule
+    /// still reads the plain residual (a gain below 1 shrinks the copy's noise too).
     mutating func matches(x: Double, y: Double, r: Double, maxResidual: Float, enough: Int,
-                          noiseMultiple: Float = 0, noiseStructure: Float = 0) -> Verdict? {
+                          noiseMultiple: Float = 0, noiseStructure: Float = 0,
+                          maxFlattening: Float = 1) -> Verdict? {
         guard r > 0, r < 1e4, x.magnitude < 1e9, y.magnitude < 1e9 else { return nil }
         let radius = Int((Self.windowRadii * r + 2).rounded(.up))
         let cx = Int(x.rounded()), cy = Int(y.rounded())
@@ -137,18 +144,20 @@ struct RulingCopies {
                       q.x.magnitude < 1e9, q.y.magnitude < 1e9 else { continue }
                 let qx = Int(q.x.rounded()), qy = Int(q.y.rounded())
                 guard fits(qx, qy, half) else { continue }
-                let gate = gateResidual(ownGate, at: layout.gateInImage, x: qx, y: qy, scratch: &scratch)
+                let gate = gateResidual(ownGate, at: layout.gateInImage, x: qx, y: qy, maxFlattening: maxFlattening,
+                                        scratch: &scratch)
                 // The gate's ninth of the samples sees the noise too: half as much again.
-                guard gate <= Self.searchBelow * gateStructure
-                        || (noiseMultiple > 0 && gate <= 1.5 * noiseMultiple * noiseResidual) else { continue }
+                guard gate.flattened <= Self.searchBelow * gateStructure
+                        || (noiseMultiple > 0 && gate.plain <= 1.5 * noiseMultiple * noiseResidual) else { continue }
                 if own.isEmpty {
                     own = logGrey(at: layout.inImage, x: cx, y: cy)
                     ownSparse = logGrey(at: layout.sparseInImage, x: cx, y: cy)
                     structure = meanDeviation(own, count: own.count, sum: own.reduce(0, +))
                 }
                 let copy = logWindow(qx, qy, half)
-                func residual(_ tx: Double, _ ty: Double, _ values: [Float], _ at: [Int]) -> Float {
-                    shiftedResidual(values, at: at, copy: copy, side: side, tx: tx, ty: ty, scratch: &scratch)
+                func residual(_ tx: Double, _ ty: Double, _ values: [Float], _ at: [Int]) -> CopyResidual {
+                    shiftedResidual(values, at: at, copy: copy, side: side, tx: tx, ty: ty,
+                                    maxFlattening: maxFlattening, scratch: &scratch)
                 }
                 // Whole pixels downhill from the registered position, on every other row and
                 // column; then the vertex of the parabolas through the best and its four
@@ -162,7 +171,7 @@ struct RulingCopies {
                         let sx = bx + k % 3 - 1, sy = by + k / 3 - 1
                         let at = (sy + Self.reach + 1) * span + sx + Self.reach + 1
                         if seen[at].isNaN {
-                            seen[at] = residual(Double(sx), Double(sy), ownSparse, layout.sparseInWindow)
+                            seen[at] = residual(Double(sx), Double(sy), ownSparse, layout.sparseInWindow).flattened
                         }
                         around[k] = seen[at]
                     }
@@ -173,12 +182,14 @@ struct RulingCopies {
                 }
                 let vx = Double(bx) + parabolaMinimumOffset(Double(around[3]), Double(around[4]), Double(around[5]))
                 let vy = Double(by) + parabolaMinimumOffset(Double(around[1]), Double(around[4]), Double(around[7]))
-                let absolute = min(residual(Double(bx), Double(by), own, layout.inWindow),
-                                   residual(vx, vy, own, layout.inWindow))
-                let best = absolute / structure
+                let atWhole = residual(Double(bx), Double(by), own, layout.inWindow)
+                let atVertex = residual(vx, vy, own, layout.inWindow)
+                let best = min(atWhole.flattened, atVertex.flattened) / structure
+                let absolute = min(atWhole.plain, atVertex.plain)
                 verdict.best = min(verdict.best, best)
                 if best < maxResidual
-                    || (noiseMultiple > 0 && absolute <= noiseMultiple * noiseResidual && best <= noiseStructure) {
+                    || (noiseMultiple > 0 && absolute <= noiseMultiple * noiseResidual
+                        && absolute / structure <= noiseStructure) {
                     verdict.matches += 1
                     if verdict.matches >= enough { return verdict }
                 }
@@ -225,24 +236,21 @@ struct RulingCopies {
     /// `shiftedResidual` of the whole-pixel copy at (x, y), read straight from the image at
     /// `at` (offsets from (x, y) in image samples): the cheap look that decides whether a copy
     /// is worth its search.
-    private func gateResidual(_ values: [Float], at: [Int], x: Int, y: Int, scratch: inout [Float]) -> Float {
+    private func gateResidual(_ values: [Float], at: [Int], x: Int, y: Int, maxFlattening: Float,
+                              scratch: inout [Float]) -> CopyResidual {
         let origin = y * image.width + x
-        var sum: Float = 0
         image.pixels.withUnsafeBufferPointer { px in
             logGreyTable.withUnsafeBufferPointer { table in
-                values.withUnsafeBufferPointer { v in
-                    at.withUnsafeBufferPointer { offsets in
-                        scratch.withUnsafeMutableBufferPointer { d in
-                            for k in v.indices {
-                                d[k] = v[k] - logGreyOfPixel(px, at: (origin &+ offsets[k]) &* 3, table: table)
-                                sum += d[k]
-                            }
+                at.withUnsafeBufferPointer { offsets in
+                    scratch.withUnsafeMutableBufferPointer { copy in
+                        for k in values.indices {
+                            copy[k] = logGreyOfPixel(px, at: (origin &+ offsets[k]) &* 3, table: table)
                         }
                     }
                 }
             }
         }
-        return meanDeviation(scratch, count: values.count, sum: sum)
+        return CopyResidual(values, scratch, maxFlattening: maxFlattening)
     }
 }
 
@@ -281,36 +289,71 @@ private func meanDeviation(_ values: [Float], count: Int, sum: Float) -> Float {
     return deviation / n
 }
 
-/// Mean absolute deviation from their mean of `values[k] - copy(at[k] + (tx, ty))`, the copy
-/// read bilinearly (a window `side` wide; the shift at most the window's margin less one).
+/// `CopyResidual` of `values` against `copy(at[k] + (tx, ty))`, the copy read bilinearly (a
+/// window `side` wide; the shift at most the window's margin less one).
 private func shiftedResidual(_ values: [Float], at: [Int], copy: [Float], side: Int, tx: Double, ty: Double,
-                             scratch: inout [Float]) -> Float {
+                             maxFlattening: Float, scratch: inout [Float]) -> CopyResidual {
     let fx = floor(tx), fy = floor(ty)
     let ax = Float(tx - fx), ay = Float(ty - fy)
     let w00 = (1 - ax) * (1 - ay), w10 = ax * (1 - ay), w01 = (1 - ax) * ay, w11 = ax * ay
     let offset = Int(fy) * side + Int(fx)
     let whole = ax == 0 && ay == 0
-    var sum: Float = 0
     copy.withUnsafeBufferPointer { c in
-        values.withUnsafeBufferPointer { v in
-            at.withUnsafeBufferPointer { positions in
-                scratch.withUnsafeMutableBufferPointer { d in
-                    if whole {
-                        for k in v.indices {
-                            d[k] = v[k] - c[positions[k] &+ offset]
-                            sum += d[k]
-                        }
-                        return
-                    }
-                    for k in v.indices {
-                        let i = positions[k] &+ offset
-                        let q = w00 * c[i] + w10 * c[i &+ 1] + w01 * c[i &+ side] + w11 * c[i &+ side &+ 1]
-                        d[k] = v[k] - q
-                        sum += d[k]
-                    }
+        at.withUnsafeBufferPointer { positions in
+            scratch.withUnsafeMutableBufferPointer { d in
+                if whole {
+                    for k in values.indices { d[k] = c[positions[k] &+ offset] }
+                    return
+                }
+                for k in values.indices {
+                    let i = positions[k] &+ offset
+                    d[k] = w00 * c[i] + w10 * c[i &+ 1] + w01 * c[i &+ side] + w11 * c[i &+ side &+ 1]
                 }
             }
         }
     }
-    return meanDeviation(scratch, count: values.count, sum: sum)
+    return CopyResidual(values, scratch, maxFlattening: maxFlattening)
+}
+
+/// How a copy differs from a window: `plain`, the mean absolute deviation from its mean of the
+/// difference (window minus copy; a constant offset, a slowly varying illumination in log grey,
+/// drops out); `flattened`, the same with the copy's deviations from its mean first scaled by
+/// the least-squares gain in [1 / maxFlattening, 1] (equal to `plain` at 1).
+struct CopyResidual {
+    var plain: Float
+    var flattened: Float
+
+    /// The first `values.count` of `copy` against `values`.
+    init(_ values: [Float], _ copy: [Float], maxFlattening: Float) {
+        let n = values.count
+        guard n > 0, copy.count >= n else {
+            (plain, flattened) = (0, 0)
+            return
+        }
+        (plain, flattened) = values.withUnsafeBufferPointer { v in
+            copy.withUnsafeBufferPointer { c in
+                var sv: Float = 0, sc: Float = 0
+                for k in 0..<n {
+                    sv += v[k]
+                    sc += c[k]
+                }
+                let mv = sv / Float(n), mc = sc / Float(n)
+                // The plain deviation and the gain's sums in one pass; a second only where the
+                // copy is scaled.
+                var plain: Float = 0, cross: Float = 0, copyEnergy: Float = 0
+                for k in 0..<n {
+                    let a = v[k] - mv, b = c[k] - mc
+                    plain += abs(a - b)
+                    cross += a * b
+                    copyEnergy += b * b
+                }
+                plain /= Float(n)
+                let gain = maxFlattening > 1 && copyEnergy > 0 ? min(max(cross / copyEnergy, 1 / maxFlattening), 1) : 1
+                guard gain < 1 else { return (plain, plain) }
+                var flattened: Float = 0
+                for k in 0..<n { flattened += abs((v[k] - mv) - gain * (c[k] - mc)) }
+                return (plain, flattened / Float(n))
+            }
+        }
+    }
 }

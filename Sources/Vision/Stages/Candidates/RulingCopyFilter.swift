@@ -15,9 +15,10 @@ extension CandidateMaps {
         let limit = Float(config.rulingCopyResidual), enough = config.rulingCopyMatches
         let close = Float(config.rulingCopySingleResidual)
         let noiseMultiple = Float(config.rulingCopyNoiseMultiple), noiseStructure = Float(config.rulingCopyNoiseStructure)
+        let maxFlattening = Float(config.rulingCopyMaxFlattening)
         let verdicts = found.map { c in
             copies.matches(x: c.x, y: c.y, r: c.r, maxResidual: limit, enough: enough,
-                           noiseMultiple: noiseMultiple, noiseStructure: noiseStructure)
+                           noiseMultiple: noiseMultiple, noiseStructure: noiseStructure, maxFlattening: maxFlattening)
         }
         // `best` is the closest copy of all: `matches` stops early only once enough matched.
         func repeated(_ v: RulingCopies.Verdict?) -> Bool {
