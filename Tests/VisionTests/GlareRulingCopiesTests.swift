@@ -62,6 +62,11 @@ struct GlareRulingCopiesTests {
         // A copy flatter than the window is never scaled up.
         let flatter = CopyResidual(values, values.map { 0.5 * $0 }, maxFlattening: 2)
         #expect(flatter.flattened == flatter.plain)
+        // The gain stops at 1 / maxFlattening: a copy four times as contrasted is left with half.
+        let steeper = CopyResidual(values, values.map { 4 * $0 }, maxFlattening: 2)
+        let half = CopyResidual(values, values.map { 2 * $0 }, maxFlattening: 1)
+        #expect(abs(steeper.flattened - half.plain) < 1e-6, "\(steeper) vs \(half)")
+        #expect(CopyResidual(values, [0.1], maxFlattening: 2).plain == .infinity)
     }
 
     /// `gen6-s2-hard-01` (`empty-side-squares-view.jpg`): glare over the central square's

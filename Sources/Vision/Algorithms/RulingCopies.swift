@@ -323,10 +323,15 @@ struct CopyResidual {
     var plain: Float
     var flattened: Float
 
-    /// The first `values.count` of `copy` against `values`.
+    /// The first `values.count` of `copy` against `values` (a copy shorter than that matches
+    /// nothing: infinite residuals).
     init(_ values: [Float], _ copy: [Float], maxFlattening: Float) {
         let n = values.count
-        guard n > 0, copy.count >= n else {
+        guard copy.count >= n else {
+            (plain, flattened) = (.infinity, .infinity)
+            return
+        }
+        guard n > 0 else {
             (plain, flattened) = (0, 0)
             return
         }
