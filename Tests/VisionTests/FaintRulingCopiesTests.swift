@@ -68,19 +68,14 @@ struct FaintRulingCopiesTests {
         // Where the ruling is, from the generator's label: the pipeline's own placement of this
         // faint view is a near tie between two positions 200 µm apart (flagged
         // "grid-origin-assumed"), and the crossings are the label's.
-        let label = try Label.load(path: repositoryRoot + "/Tests/Images/faint-ruling-crossings.json")
-        let corners = try #require(label.grid?.corners).map { Point(x: $0.x, y: $0.y) }
-        let toChamber = try #require(Homography(from: corners, to: NeubauerGeometry.ruledAreaCorners))
+        let ruling = try LabelledRuling(label: "Tests/Images/faint-ruling-crossings.json")
         let dropped = without.filter { d in !with.contains(d) }
         #expect(with.allSatisfy { without.contains($0) })
         #expect(dropped.count >= 60, "\(dropped.count) dropped of \(without.count)")
-        // On a crossing: within 4 µm of a line (a triple line's strokes each count) in both
-        // directions, where the chamber map puts the ruling.
-        let strokes = NeubauerGeometry.rulingLines().flatMap(\.strokePositionsUm)
-        func offLine(_ t: Double) -> Double { strokes.map { abs($0 - t) }.min() ?? .infinity }
+        // On a crossing: within 4 µm of a line in both directions, where the label puts the ruling.
         for d in dropped {
-            let p = try #require(toChamber.apply(Point(x: d.x, y: d.y)))
-            #expect(offLine(p.x) < 4 && offLine(p.y) < 4, "(\(d.x), \(d.y)) at \(p.x), \(p.y) µm")
+            let off = try ruling.offLine(d)
+            #expect(off.x < 4 && off.y < 4, "(\(d.x), \(d.y)) at \(off.chamber.x), \(off.chamber.y) µm")
         }
     }
 

@@ -77,19 +77,16 @@ struct GlareRulingCopiesTests {
         let (with, without) = try detectionsWithAndWithout("Tests/Images/empty-side-squares-view.jpg") {
             $0.rulingCopyMaxFlattening = 1
         }
-        let label = try Label.load(path: repositoryRoot + "/Tests/Images/empty-side-squares-view.json")
-        let corners = try #require(label.grid?.corners).map { Point(x: $0.x, y: $0.y) }
-        let toChamber = try #require(Homography(from: corners, to: NeubauerGeometry.ruledAreaCorners))
+        let ruling = try LabelledRuling(label: "Tests/Images/empty-side-squares-view.json")
         func samePlace(_ a: Detection, _ b: Detection) -> Bool { a.x == b.x && a.y == b.y && a.r == b.r }
         let dropped = without.filter { d in !with.contains { samePlace($0, d) } }
         #expect(dropped.count >= 30, "\(dropped.count) dropped of \(without.count)")
-        let strokes = NeubauerGeometry.rulingLines().flatMap(\.strokePositionsUm)
-        func offLine(_ t: Double) -> Double { strokes.map { abs($0 - t) }.min() ?? .infinity }
+        // On the ruling: within 6 µm of a line in either direction.
         for d in dropped {
-            let p = try #require(toChamber.apply(Point(x: d.x, y: d.y)))
-            #expect(min(offLine(p.x), offLine(p.y)) < 6, "(\(d.x), \(d.y)) at \(p.x), \(p.y) µm")
+            let off = try ruling.offLine(d)
+            #expect(min(off.x, off.y) < 6, "(\(d.x), \(d.y)) at \(off.chamber.x), \(off.chamber.y) µm")
         }
-        let truth = label.cells.map { (x: $0.x, y: $0.y) }
+        let truth = ruling.label.cells.map { (x: $0.x, y: $0.y) }
         #expect(matchCount(with, truth, tolerance: 5) == matchCount(without, truth, tolerance: 5))
     }
 
