@@ -67,6 +67,10 @@ struct GlareRulingCopiesTests {
         let half = CopyResidual(values, values.map { 2 * $0 }, maxFlattening: 1)
         #expect(abs(steeper.flattened - half.plain) < 1e-6, "\(steeper) vs \(half)")
         #expect(CopyResidual(values, [0.1], maxFlattening: 2).plain == .infinity)
+        // The gain fits squares (0.63 here) and the residual sums magnitudes: where the gain's
+        // residual is higher (0.978 against 0.904), the plain one stands.
+        let outlying = CopyResidual([0.7, 1.0, -2.1, -0.5, 1.3], [-0.3, 1.4, 0.6, 0.5, 1.8], maxFlattening: 2)
+        #expect(outlying.flattened == outlying.plain && abs(outlying.plain - 0.904) < 1e-4, "\(outlying)")
     }
 
     /// `gen6-s2-hard-01` (`empty-side-squares-view.jpg`): glare over the central square's

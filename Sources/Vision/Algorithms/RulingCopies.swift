@@ -318,7 +318,8 @@ private func shiftedResidual(_ values: [Float], at: [Int], copy: [Float], side: 
 /// How a copy differs from a window: `plain`, the mean absolute deviation from its mean of the
 /// difference (window minus copy; a constant offset, a slowly varying illumination in log grey,
 /// drops out); `flattened`, the same with the copy's deviations from its mean first scaled by
-/// the least-squares gain in [1 / maxFlattening, 1] (equal to `plain` at 1).
+/// the least-squares gain in [1 / maxFlattening, 1], or `plain` where that is lower (equal to
+/// `plain` at 1): flattening only ever adds matches.
 struct CopyResidual {
     var plain: Float
     var flattened: Float
@@ -357,7 +358,8 @@ struct CopyResidual {
                 guard gain < 1 else { return (plain, plain) }
                 var flattened: Float = 0
                 for k in 0..<n { flattened += abs((v[k] - mv) - gain * (c[k] - mc)) }
-                return (plain, flattened / Float(n))
+                // The gain fits squares and the residual sums magnitudes: at 1 it can be lower.
+                return (plain, min(plain, flattened / Float(n)))
             }
         }
     }
