@@ -332,7 +332,7 @@ public struct PipelineConfig: Sendable, Equatable {
     /// background between cells); a cell's own rim is round, a dead cell (a filled disc, whose
     /// rays are darkest anywhere inside) shows its stain, and a live cell whose blurred rim
     /// is lost among a line's edges still has its bright core. Greyscale images have no stain
-    /// to tell a dead cell by: off there. (Fourteenth session: see the README's accuracy
+    /// to tell a dead cell by: off there. (Fourteenth session: see docs/history.md, the accuracy
     /// notes; at two sectors' margin more cells were lost than false detections; asking the
     /// fit to have settled too dropped cells whose 28 rays agreed after a fourth fit.)
     public var roundRimAtMargin = true
@@ -439,7 +439,7 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Heavy rulings leave light squares between their strokes that pass the boundary tests.
     /// (Twenty-first session: on the third generator's draws 16 and 34 false detections fewer,
     /// no cell lost; the six independent draws -9 false detections, -1 cell. 0.3 cost 6 cells
-    /// of one draw and 2 of the Goldens. See the README's accuracy notes.) 0 = off.
+    /// of one draw and 2 of the Goldens. See docs/history.md.) 0 = off.
     public var rulingCopyResidual: Double = 0.25
     /// Copies that must match (`rulingCopyResidual`): more than one, as a cell can have a
     /// look-alike neighbour exactly a period away.
@@ -786,7 +786,7 @@ public struct PipelineConfig: Sendable, Equatable {
     /// +33 cells, -24 false detections, F1 up on each; the rim circle's looser test, most rays
     /// on one circle, +24 / -10; agreement without the stain exception +47 / -5, but two draws
     /// down, the off-centre candidates on blurred dead cells now ranked first. Off in the
-    /// real-dev folder configs, which do not vote: see the README.)
+    /// real-dev folder configs, which do not vote: see docs/pipeline.md.)
     public var nmsCentredFirst = true
     /// A kept detection whose circle spans two that duplicate suppression dropped for it, each
     /// centred on its cell and neither larger, with its own centre between theirs, gives way
@@ -795,7 +795,7 @@ public struct PipelineConfig: Sendable, Equatable {
     /// (`splitSpanningPairs`, `junctionDip`). Needs `nmsCentredFirst` (which marks the
     /// centred). 0 = off. (Twenty-fourth session: eleven synthetic sets +53 cells for no false
     /// detection more; without the dip test +79 cells for +104 false detections on the six
-    /// independent draws, big dead cells split in two. See the README.)
+    /// independent draws, big dead cells split in two. See docs/history.md.)
     public var nmsSpanningPairDip: Double = 0.3
     /// MAD cut for outlier squares (robust z).
     public var madCut: Double = 2.5
