@@ -1,5 +1,7 @@
 import ArgumentParser
+import Fixtures
 import Foundation
+import Harness
 import Hemocytometer
 import Imaging
 import JSON
@@ -14,7 +16,8 @@ struct CountCommand: ParsableCommand {
             Concentration needs a visible grid (cells/mL = mean per large square x 10^4 x dilution). \
             --dilution sets the sample's dilution without a configuration file. --seed-target with \
             --seed-volume prints how much suspension to seed for a target cell number, from the \
-            image's concentration.
+            image's concentration. --draft-labels writes what was found as labels-v1 files, tagged \
+            "draft", for a person to correct: a new dataset's labels start from the detections.
             """
     )
 
@@ -38,6 +41,9 @@ struct CountCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Seeding: final volume in mL.", valueName: "ML"))
     var seedVolume: Double?
+
+    @Option(name: .long, help: ArgumentHelp("Write each image's detections as a labels-v1 label, DIR/<stem>.json, tagged \"draft\" (created if missing; an existing file is never overwritten: that image fails).", valueName: "DIR"))
+    var draftLabels: String?
 
     // Unconditional: a centre may lie just outside the image ("-1.5,40").
     @Option(name: .long, parsing: .unconditionalSingleValue, help: ArgumentHelp("Trace the candidates near this point (image pixels) through every step: where a missed cell was lost, where a false detection came from. Repeatable.", valueName: "X,Y"))
@@ -114,6 +120,14 @@ struct CountCommand: ParsableCommand {
                     failures += 1
                 }
             }
+            if let draftLabels {
+                let label = draftLabel(for: result, imageName: (path as NSString).lastPathComponent,
+                                       configHash: pipelineConfig.configHash, dilution: pipelineConfig.dilution)
+                do { try writeDraft(label, for: path, into: draftLabels) } catch {
+                    printError("cellqa count: \(error)")
+                    failures += 1
+                }
+            }
             if json {
                 var object = JSONObject()
                 object.set("image", .string(path))
@@ -138,6 +152,28 @@ struct CountCommand: ParsableCommand {
             print(value.serialized(pretty: true))
         }
         if failures > 0 { throw ExitCode(2) }
+    }
+
+    /// Writes `label` as `directory/<stem of image>.json`, creating the directory; a file
+    /// already there is left as it is and reported (it may be a person's corrected label).
+    private func writeDraft(_ label: Label, for image: String, into directory: String) throws(DraftLabelError) {
+        let stem = ((image as NSString).lastPathComponent as NSString).deletingPathExtension
+        let out = (directory as NSString).appendingPathComponent(stem + ".json")
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw DraftLabelError(path: directory, reason: "cannot create the directory (\(error.localizedDescription))")
+        }
+        let text = label.jsonValue.serialized(pretty: true) + "\n"
+        // O_EXCL: an existing file (or one created meanwhile) makes the write fail, never changes it.
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: out), options: .withoutOverwriting)
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: out)
+            throw DraftLabelError(path: out, reason: exists
+                ? "exists; a draft never overwrites a label (move it away, or choose another --draft-labels directory)"
+                : "cannot be written (\(error.localizedDescription))")
+        }
     }
 
     /// The error's message led by `path`, unless it names the file already (image errors do).
@@ -173,4 +209,11 @@ struct ProbePoint: ExpressibleByArgument {
     }
 
     static var defaultValueDescription: String { "X,Y" }
+}
+
+/// A draft label that could not be written: the file and why.
+struct DraftLabelError: Error, CustomStringConvertible {
+    let path: String
+    let reason: String
+    var description: String { "\(path): \(reason)" }
 }

@@ -1,0 +1,58 @@
+import Foundation
+import JSON
+import Testing
+
+/// `cellqa count --draft-labels DIR`: detections written as labels-v1 drafts, never over a
+/// file that is already there.
+@Suite struct CountDraftLabelTests {
+    static func golden(_ name: String) -> String {
+        (CountExplainTests.golden as NSString).deletingLastPathComponent + "/" + name
+    }
+
+    @Test func draftsAreWrittenAndReadAsLabels() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let drafts = dir.url.appendingPathComponent("drafts/new").path
+        let result = try CellQABinary.run(["count", Self.golden("sparse-s103-000.jpg"), Self.golden("standard-s111-000.png"),
+                                           "--draft-labels", drafts, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let images = CountExplainTests.array(try JSONValue.parse(result.stdout)["images"])
+        #expect(images.count == 2)
+        for (stem, image) in zip(["sparse-s103-000", "standard-s111-000"], images) {
+            let path = drafts + "/" + stem + ".json"
+            // The repository's own label reader accepts it, and it holds what the count found.
+            let inspected = try CellQABinary.run(["inspect", path])
+            #expect(inspected.status == 0, "\(inspected.stdout) \(inspected.stderr)")
+            #expect(inspected.stdout.contains("tags: draft"), "\(inspected.stdout)")
+            let label = try JSONValue.parse(String(contentsOfFile: path, encoding: .utf8))
+            #expect(CountExplainTests.array(label["cells"]).count == CountExplainTests.array(image["detections"]).count)
+            #expect(label["version"] == .int(1))
+        }
+    }
+
+    @Test func anExistingFileIsNeverOverwrittenAndTheOtherImagesGoOn() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let corrected = "{ \"version\": 1, \"cells\": [] }\n"
+        try dir.write("sparse-s103-000.json", corrected)
+        let result = try CellQABinary.run(["count", Self.golden("sparse-s103-000.jpg"), Self.golden("standard-s111-000.png"),
+                                           "--draft-labels", dir.url.path])
+        #expect(result.status == 2)
+        let kept = dir.url.appendingPathComponent("sparse-s103-000.json").path
+        #expect(try String(contentsOfFile: kept, encoding: .utf8) == corrected, "a person's label left as it was")
+        #expect(result.stderr.contains("cellqa count: \(kept): exists; a draft never overwrites a label"), "\(result.stderr)")
+        // Both images were still counted, and the other one's draft written.
+        #expect(result.stdout.contains("sparse-s103-000.jpg") && result.stdout.contains("standard-s111-000.png"))
+        #expect(FileManager.default.fileExists(atPath: dir.url.appendingPathComponent("standard-s111-000.json").path))
+    }
+
+    @Test func aDirectoryThatCannotBeMadeIsNamed() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("file", "not a directory")
+        let blocked = dir.url.appendingPathComponent("file/drafts").path
+        let result = try CellQABinary.run(["count", Self.golden("standard-s111-000.png"), "--draft-labels", blocked])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(blocked): cannot create the directory"), "\(result.stderr)")
+    }
+}
