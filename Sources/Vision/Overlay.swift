@@ -52,7 +52,7 @@ public func drawOverlay(_ image: Image, result: PipelineResult) -> Image {
 }
 
 /// Plots a filled square of side `thickness` at every step along a circle.
-func drawCircle(_ image: inout Image, x: Double, y: Double, r: Double, _ color: (UInt8, UInt8, UInt8), thickness: Double) {
+public func drawCircle(_ image: inout Image, x: Double, y: Double, r: Double, _ color: (UInt8, UInt8, UInt8), thickness: Double) {
     guard r.isFinite, x.isFinite, y.isFinite, r > 0, r < 1e5 else { return }
     let steps = max(16, Int(2 * .pi * r))
     for k in 0..<steps {

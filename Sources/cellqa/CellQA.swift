@@ -17,6 +17,7 @@ struct CellQA: ParsableCommand {
             ConfigCommand.self,
             CompareCommand.self,
             SweepCommand.self,
+            ReviewCommand.self,
         ]
     )
 

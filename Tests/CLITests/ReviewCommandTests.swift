@@ -1,0 +1,69 @@
+import Foundation
+import Imaging
+import Testing
+
+/// `cellqa review REPORT --out DIR` on a real run's reports.
+@Suite struct ReviewCommandTests {
+    static var goldens: String { (CountExplainTests.golden as NSString).deletingLastPathComponent }
+    static var labels: String { ((goldens as NSString).deletingLastPathComponent as NSString).appendingPathComponent("TestLabels") }
+
+    /// A run on copies of two small Goldens (`dir/data`) into `dir/report`.
+    static func run(into dir: TemporaryDirectory) throws -> String {
+        let data = dir.url.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        for (image, label) in [("sparse-s103-000.jpg", "sparse-s103-000.json"), ("standard-s111-000.png", "standard-s111-000.json")] {
+            try FileManager.default.copyItem(atPath: goldens + "/" + image, toPath: data.appendingPathComponent(image).path)
+            try FileManager.default.copyItem(atPath: labels + "/" + label, toPath: data.appendingPathComponent(label).path)
+        }
+        let report = dir.url.appendingPathComponent("report").path
+        let run = try CellQABinary.run(["run", data.path, "--out", report, "--quiet"])
+        #expect(run.status == 0 || run.status == 1, "\(run.stderr)")
+        return report
+    }
+
+    @Test func overlaysAreDrawnForTheChosenFixtures() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let report = try Self.run(into: dir)
+        let out = dir.url.appendingPathComponent("review").path
+        let result = try CellQABinary.run(["review", report, "--out", out, "--all"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 2, "\(result.stdout)")
+        for name in ["sparse-s103-000", "standard-s111-000"] {
+            #expect(result.stdout.contains("\(name)."), "\(result.stdout)")
+            let drawn = try Image.decode(file: out + "/" + name + ".png")
+            let source = try Image.decode(file: dir.url.appendingPathComponent("data").path + "/"
+                                          + (name == "sparse-s103-000" ? "sparse-s103-000.jpg" : "standard-s111-000.png"))
+            #expect(drawn.width == source.width && drawn.height == source.height)
+            #expect(drawn.pixels != source.pixels, "the verdicts are drawn")
+        }
+        // --worst 1 keeps one of them.
+        let one = try CellQABinary.run(["review", report, "--out", dir.url.appendingPathComponent("one").path, "--all", "--worst", "1"])
+        #expect(one.status == 0 && one.stdout.split(separator: "\n").count == 1, "\(one.stdout)")
+    }
+
+    @Test func theDatasetIsNeverWrittenInto() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let report = try Self.run(into: dir)
+        let inside = dir.url.appendingPathComponent("data/review").path
+        let result = try CellQABinary.run(["review", report, "--out", inside, "--all"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("is inside the dataset root"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: inside))
+    }
+
+    @Test func aBrokenReportIsNamed() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let report = try Self.run(into: dir)
+        try "path,status\n".write(toFile: report + "/detections.csv", atomically: true, encoding: .utf8)
+        let result = try CellQABinary.run(["review", report, "--out", dir.url.appendingPathComponent("r").path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(report)/detections.csv:1: no column \"x\""), "\(result.stderr)")
+        let missing = try CellQABinary.run(["review", dir.url.appendingPathComponent("nothing").path, "--out", dir.url.path + "/r2"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("nothing/report.json"), "\(missing.stderr)")
+    }
+}
