@@ -38,6 +38,12 @@ import Testing
             #expect(drawn.width == source.width && drawn.height == source.height)
             #expect(drawn.pixels != source.pixels, "the verdicts are drawn")
         }
+        // A second review into the same directory leaves the first one's files as they are.
+        let first = try Data(contentsOf: URL(fileURLWithPath: out + "/sparse-s103-000.png"))
+        let again = try CellQABinary.run(["review", report, "--out", out, "--all"])
+        #expect(again.status == 2)
+        #expect(again.stderr.contains("\(out)/sparse-s103-000.png: exists; a review never overwrites a file"), "\(again.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/sparse-s103-000.png")) == first)
         // --worst 1 keeps one of them.
         let one = try CellQABinary.run(["review", report, "--out", dir.url.appendingPathComponent("one").path, "--all", "--worst", "1"])
         #expect(one.status == 0 && one.stdout.split(separator: "\n").count == 1, "\(one.stdout)")

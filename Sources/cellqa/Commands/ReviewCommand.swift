@@ -22,7 +22,7 @@ struct ReviewCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A `cellqa run --out` directory.", valueName: "REPORT"))
     var report: String
 
-    @Option(name: .long, help: ArgumentHelp("Directory for the overlays (created if missing; not inside the run's dataset or labels root).", valueName: "DIR"))
+    @Option(name: .long, help: ArgumentHelp("Directory for the overlays (created if missing; not inside the run's dataset or labels root; an existing file is never overwritten).", valueName: "DIR"))
     var out: String
 
     @Option(name: .long, help: ArgumentHelp("Draw at most this many fixtures, those with the most false and missed cells (0: every fixture with one).", valueName: "N"))
@@ -65,6 +65,13 @@ struct ReviewCommand: ParsableCommand {
         var failures = 0
         for f in chosen {
             let target = (out as NSString).appendingPathComponent((f.path as NSString).deletingPathExtension + ".png")
+            // Anything already there (a previous review's overlay, or someone's file) stays.
+            var existing = stat()
+            if lstat(target, &existing) == 0 {
+                printError("cellqa review: \(target): exists; a review never overwrites a file (choose a new or empty --out)")
+                failures += 1
+                continue
+            }
             do {
                 let image = try Image.decode(file: f.image)
                 try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
