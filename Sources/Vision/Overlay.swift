@@ -72,6 +72,11 @@ func drawSegment(_ image: inout Image, _ a: Point, _ b: Point, _ color: (UInt8, 
 }
 
 func plot(_ image: inout Image, _ x: Double, _ y: Double, _ color: (UInt8, UInt8, UInt8), thickness: Double) {
+    // Off the image by more than the dot's size (or not finite): nothing to draw, and a
+    // coordinate beyond Int's range must not reach the conversions below.
+    let margin = thickness + 1
+    guard thickness.isFinite, thickness < 1e4, x > -margin, y > -margin,
+          x < Double(image.width) + margin, y < Double(image.height) + margin else { return }
     let half = Int((thickness / 2).rounded(.down))
     let cx = Int(x.rounded()), cy = Int(y.rounded())
     for py in (cy - half)...(cy + half) where py >= 0 && py < image.height {

@@ -20,6 +20,9 @@ enum FuzzTarget: String, CaseIterable, Sendable {
     /// The whole pipeline on a small image built from the input (1x1 up to 96x96, including
     /// 1xN and Nx1).
     case pipeline
+    /// A run's detections.csv as `cellqa review` reads it (`reviewMarks`), and the overlay drawn
+    /// from it.
+    case review
 
     /// Runs the target once on `bytes`.
     func run(_ bytes: [UInt8]) {
@@ -31,6 +34,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         case .acceptance: JSONTargets.acceptance(bytes)
         case .report: JSONTargets.report(bytes)
         case .pipeline: PipelineTarget.run(bytes)
+        case .review: ReviewTarget.run(bytes)
         }
     }
 }

@@ -21,12 +21,17 @@ import Testing
         return report
     }
 
+    /// A run into `dir` (`run(into:)`), then `cellqa review` of it into `out` with `options`.
+    static func review(in dir: TemporaryDirectory, out: String, _ options: [String]) throws -> (report: String, result: CommandResult) {
+        let report = try run(into: dir)
+        return (report, try CellQABinary.run(["review", report, "--out", out] + options))
+    }
+
     @Test func overlaysAreDrawnForTheChosenFixtures() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let report = try Self.run(into: dir)
         let out = dir.url.appendingPathComponent("review").path
-        let result = try CellQABinary.run(["review", report, "--out", out, "--all"])
+        let (report, result) = try Self.review(in: dir, out: out, ["--all"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.count == 2, "\(result.stdout)")
@@ -52,9 +57,8 @@ import Testing
     @Test func theDatasetIsNeverWrittenInto() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let report = try Self.run(into: dir)
         let inside = dir.url.appendingPathComponent("data/review").path
-        let result = try CellQABinary.run(["review", report, "--out", inside, "--all"])
+        let (_, result) = try Self.review(in: dir, out: inside, ["--all"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("is inside the dataset root"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: inside))

@@ -54,4 +54,16 @@ import Testing
         #expect(pixel(110, 30) == (128, 128, 128))
         #expect(pixel(40, 30) == (128, 128, 128), "nothing between the circles")
     }
+
+    /// A detections.csv is input: a mark far outside the image (found by fuzzing: 1e300 once
+    /// stopped the process converting a coordinate to Int) draws nothing.
+    @Test func marksFarOutsideTheImageDrawNothing() {
+        let image = Image(width: 40, height: 30, pixels: [UInt8](repeating: 128, count: 40 * 30 * 3))
+        let drawn = drawReview(image, marks: [
+            ReviewMark(fixture: "f", status: .fp, x: 1e300, y: -5, r: 1000),
+            ReviewMark(fixture: "f", status: .fn, x: -1e18, y: 1e18, r: 3),
+            ReviewMark(fixture: "f", status: .tp, x: 20, y: -9e15, r: 99_999),
+        ])
+        #expect(drawn.pixels == image.pixels)
+    }
 }
