@@ -28,7 +28,7 @@ struct ReviewCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Draw at most this many fixtures, those with the most false and missed cells (0: every fixture with one).", valueName: "N"))
     var worst: Int = 20
 
-    @Option(name: .long, help: ArgumentHelp("Only fixtures whose relative path matches this glob (* ? [...], ** across directories).", valueName: "GLOB"))
+    @Option(name: .long, help: ArgumentHelp("Only fixtures whose relative path matches this glob (*, **, ?, [...]).", valueName: "GLOB"))
     var filter: String?
 
     @Flag(name: .long, help: "Also draw fixtures without a false or missed cell.")
