@@ -2,6 +2,9 @@ import Fixtures
 import JSON
 import Vision
 
+/// The tag of a drafted label (`draftLabel`): a person drops it once the label is checked.
+public let draftTag = "draft"
+
 /// A labels-v1 label drafted from what the pipeline found in an image, for a person to correct
 /// (`cellqa count --draft-labels`): labelling a new dataset starts from the detections rather
 /// than from nothing.
@@ -37,7 +40,7 @@ public func draftLabel(for result: PipelineResult, imageName: String, configHash
     extra.set("draftedBy", .string("cellqa count, config \(configHash)"))
     return Label(image: imageName, width: result.width, height: result.height,
                  umPerPixel: scaleAssumed ? nil : result.umPerPixel.flatMap { $0.isFinite && $0 > 0 ? rounded($0, 1e6) : nil },
-                 dilution: dilution, grid: grid, cells: cells, tags: ["draft"], extra: extra)
+                 dilution: dilution, grid: grid, cells: cells, tags: [draftTag], extra: extra)
 }
 
 /// `value` to the nearest 1 / `perUnit` (divided last, so that 5.27 prints as 5.27).

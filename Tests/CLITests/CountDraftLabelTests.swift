@@ -46,6 +46,24 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: dir.url.appendingPathComponent("standard-s111-000.json").path))
     }
 
+    /// A dataset whose labels are unchecked drafts scores the pipeline against itself: run and
+    /// validate say so.
+    @Test func draftsInADatasetAreFlagged() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let data = dir.url.appendingPathComponent("data").path
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Self.golden("standard-s111-000.png"), toPath: data + "/standard-s111-000.png")
+        let drafted = try CellQABinary.run(["count", data + "/standard-s111-000.png", "--draft-labels", data])
+        #expect(drafted.status == 0, "\(drafted.stderr)")
+        let run = try CellQABinary.run(["run", data, "--out", dir.url.appendingPathComponent("out").path, "--quiet"])
+        #expect(run.stderr.contains("cellqa run: warning: 1 of 1 fixtures' labels carry the tag \"draft\""), "\(run.stderr)")
+        #expect(run.stdout.contains("F1 1.0000"), "a draft matches the detections it was drafted from: \(run.stdout)")
+        let validated = try CellQABinary.run(["validate", data])
+        #expect(validated.status == 0)
+        #expect(validated.stdout.contains("note: 1 label(s) carry the tag \"draft\""), "\(validated.stdout)")
+    }
+
     @Test func aDirectoryThatCannotBeMadeIsNamed() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }

@@ -161,6 +161,13 @@ struct RunCommand: ParsableCommand {
             printError(error.description)
             throw ExitCode(RunInputError.exitCode)
         }
+        // Drafts are the pipeline's own output: scored against them, it agrees with itself.
+        let drafts = report.outcomes.filter { $0.tags.contains(draftTag) }.count
+        if drafts > 0 {
+            FileHandle.standardError.write(Data(("cellqa run: warning: \(drafts) of \(report.outcomes.count) fixtures' labels "
+                + "carry the tag \"\(draftTag)\" (written by cellqa count --draft-labels and not yet checked): their scores "
+                + "measure the pipeline against its own output; check them and drop the tag before gating on them\n").utf8))
+        }
         var policy = request.acceptance.baseline
         if let timing, let clock = TimingClock(rawValue: timing) { policy.timingClock = clock }
         if !report.complete {

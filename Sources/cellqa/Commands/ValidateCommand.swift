@@ -1,5 +1,6 @@
 import ArgumentParser
 import Fixtures
+import Harness
 import Imaging
 
 /// `cellqa validate`: is this dataset readable and consistent, before anything is run on it?
@@ -111,6 +112,10 @@ struct ValidationReport {
         lines.append("cells: \(cells) (live: \(live), dead: \(dead), unknown: \(cells - live - dead))")
         let tags = tagCounts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         lines.append("tags: " + (tags.isEmpty ? "none" : tags.joined(separator: ", ")))
+        if let drafts = tagCounts[draftTag] {
+            lines.append("note: \(drafts) label(s) carry the tag \"\(draftTag)\" (written by cellqa count --draft-labels, "
+                         + "not yet checked by a person): a run scored against them measures the pipeline against itself")
+        }
         lines.append("problems: \(problems.count)")
         lines += problems.map { "  \($0)" }
         return lines.joined(separator: "\n")
