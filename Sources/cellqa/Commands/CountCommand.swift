@@ -160,19 +160,17 @@ struct CountCommand: ParsableCommand {
         let stem = ((image as NSString).lastPathComponent as NSString).deletingPathExtension
         let out = (directory as NSString).appendingPathComponent(stem + ".json")
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try writeNewFile((label.jsonValue.serialized(pretty: true) + "\n").utf8, to: out)
         } catch {
-            throw DraftLabelError(path: directory, reason: "cannot create the directory (\(error.localizedDescription))")
-        }
-        let text = label.jsonValue.serialized(pretty: true) + "\n"
-        // O_EXCL: an existing file (or one created meanwhile) makes the write fail, never changes it.
-        do {
-            try Data(text.utf8).write(to: URL(fileURLWithPath: out), options: .withoutOverwriting)
-        } catch {
-            let exists = FileManager.default.fileExists(atPath: out)
-            throw DraftLabelError(path: out, reason: exists
-                ? "exists; a draft never overwrites a label (move it away, or choose another --draft-labels directory)"
-                : "cannot be written (\(error.localizedDescription))")
+            switch error {
+            case .exists(let path):
+                throw DraftLabelError(path: path, reason: "exists; a draft never overwrites a label (move it away, or choose "
+                                      + "another --draft-labels directory)")
+            case let .directory(path, reason):
+                throw DraftLabelError(path: path, reason: "cannot create the directory (\(reason))")
+            case let .unwritable(path, reason):
+                throw DraftLabelError(path: path, reason: "cannot be written (\(reason))")
+            }
         }
     }
 

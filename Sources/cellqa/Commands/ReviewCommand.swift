@@ -65,22 +65,26 @@ struct ReviewCommand: ParsableCommand {
         var failures = 0
         for f in chosen {
             let target = (out as NSString).appendingPathComponent((f.path as NSString).deletingPathExtension + ".png")
-            // Anything already there (a previous review's overlay, or someone's file) stays.
-            var existing = stat()
-            if lstat(target, &existing) == 0 {
-                printError("cellqa review: \(target): exists; a review never overwrites a file (choose a new or empty --out)")
+            let png: [UInt8]
+            do {
+                png = try drawReview(try Image.decode(file: f.image), marks: byFixture[f.path] ?? []).pngData()
+            } catch {
+                let text = "\(error)"
+                printError("cellqa review: " + (text.hasPrefix(f.image + ":") ? text : "\(f.path): \(text)"))
                 failures += 1
                 continue
             }
+            // Anything already there (a previous review's overlay, or someone's file) stays.
             do {
-                let image = try Image.decode(file: f.image)
-                try FileManager.default.createDirectory(atPath: (target as NSString).deletingLastPathComponent,
-                                                        withIntermediateDirectories: true)
-                try drawReview(image, marks: byFixture[f.path] ?? []).writePNG(to: target)
+                try writeNewFile(png, to: target)
                 print("\(f.path): TP \(f.tp), FP \(f.fp), FN \(f.fn) -> \(target)")
             } catch {
-                let text = "\(error)"
-                printError("cellqa review: " + (text.hasPrefix(f.image + ":") || text.hasPrefix(target + ":") ? text : "\(f.path): \(text)"))
+                switch error {
+                case .exists(let path):
+                    printError("cellqa review: \(path): exists; a review never overwrites a file (choose a new or empty --out)")
+                case let .directory(path, reason): printError("cellqa review: \(path): cannot create the directory (\(reason))")
+                case let .unwritable(path, reason): printError("cellqa review: \(path): cannot be written (\(reason))")
+                }
                 failures += 1
             }
         }
