@@ -111,4 +111,18 @@ void ck_stain_pairs_avx2(const unsigned char *rgb, long pairs, long *red_green, 
 /// Only call when `ck_has_avx()` returned 1.
 void ck_transpose_avx(const float *src, float *dst, long width, long height);
 
+/// The pixel-by-pixel projection of a plane (`ProjectionLayout.scatter`): pixel (x, y) goes
+/// to bin k = (long)(bases[y] + along[x]) (single-precision addition, truncation), clamped to
+/// -1 ... bins, the guard bins -1 and `bins` taking what rounding puts just outside the
+/// profile. Its value, as a double, is added to partial[4 (k + 1) + (x & 3)] and 1 to
+/// pixels[4 (k + 1) + (x & 3)]: four partial sums per bin by column, in row-major order, so
+/// that the additions are the Swift loop's bit for bit.
+///
+/// - along: `width` floats, monotone (Float(x) * cos of the normal).
+/// - bases: `height` floats, the rows' coordinates.
+/// - partial, pixels: 4 (bins + 2) entries each, added to.
+/// Plain C: any CPU.
+void ck_projection_scatter(const float *plane, long width, long height, const float *along, const float *bases,
+                           long bins, double *partial, int *pixels);
+
 #endif

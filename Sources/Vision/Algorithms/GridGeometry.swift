@@ -1,3 +1,4 @@
+import CKernels
 import Foundation
 
 /// Histogram of gradient orientations (0 ..< 180 degrees, 1-degree bins), each pixel weighted
@@ -192,18 +193,20 @@ public func projectionProfile(_ plane: Plane, normalAngle: Double) -> (profile: 
 /// A pixel's bin is `Int(base(y) + Float(x) * Float(cos a))` clamped to the profile, with
 /// `base(y) = Float(y * sin a - origin)`: monotone along a row and along a column, so each
 /// row (or column) falls into runs of one bin. A run adds the difference of two running sums
-/// (`PlaneRunningSums`) to its bin: one addition per run instead of per pixel; the runs are
-/// found run by run where they are long, by a scan where they are short (`forEachBinRun`). Directions
-/// nearer the x axis are walked along rows, the others along columns, whichever gives the
-/// longer runs. Bins and pixel counts are exact; sums differ from pixel-by-pixel addition in
-/// the last bits.
+/// (`PlaneRunningSums`) to its bin: one addition per run instead of per pixel (`forEachRun`).
+/// Directions nearer the x axis are walked along rows, the others along columns, whichever
+/// gives the longer runs; directions near the diagonals, whose runs are a pixel or two long
+/// either way, add pixel by pixel (`ProjectionLayout.scatter`). Bins and pixel counts are
+/// exact; sums differ from pixel-by-pixel addition in the last bits.
 public func projectionProfiles(_ plane: Plane, normalAngles: [Double]) -> [(profile: [Double], origin: Double)] {
     let w = plane.width, h = plane.height
     guard w > 0, h > 0 else { return normalAngles.map { _ in ([], 0) } }
     let layouts = normalAngles.map { ProjectionLayout(width: w, height: h, normalAngle: $0) }
-    let sums = PlaneRunningSums(plane, alongRows: layouts.contains { !$0.alongColumns },
-                                alongColumns: layouts.contains { $0.alongColumns })
-    for layout in layouts { layout.accumulate(sums) }
+    let sums = PlaneRunningSums(plane, alongRows: layouts.contains { !$0.scattered && !$0.alongColumns },
+                                alongColumns: layouts.contains { !$0.scattered && $0.alongColumns })
+    for layout in layouts {
+        if layout.scattered { layout.scatter(plane) } else { layout.accumulate(sums) }
+    }
     return layouts.map { $0.profile(width: w, height: h) }
 }
 
@@ -311,47 +314,16 @@ func forEachRun(count n: Int, top: Int, start: Double, slope: Double, error: Dou
     }
 }
 
-/// `forEachRun` by testing every index: the same runs in the same order, for a monotone
-/// `value`. Where runs are a pixel or two long (directions near the diagonal), a test per index
-/// costs less than the run finder's guess and check per run.
-@inline(__always)
-func forEachRunByScan(count n: Int, _ value: (Int) -> Int, _ body: (_ value: Int, _ start: Int, _ end: Int) -> Void) {
-    guard n > 0 else { return }
-    var a = 0, c = value(0)
-    var i = 1
-    while i < n {
-        let v = value(i)
-        if v != c {
-            body(c, a, i)
-            a = i
-            c = v
-        }
-        i += 1
-    }
-    body(c, a, n)
-}
-
-/// Runs of a projection's bins along a row or column whose bin changes by `slope` per pixel:
-/// scanned pixel by pixel where runs are shorter than `1 / scanSlope` pixels, found run by
-/// run otherwise (`forEachRun`). Both give the same runs, so the profile does not depend on
-/// the choice.
-@inline(__always)
-private func forEachBinRun(count n: Int, top: Int, start: Double, slope: Double, error: Double, _ value: (Int) -> Int,
-                           _ body: (_ value: Int, _ start: Int, _ end: Int) -> Void) {
-    if abs(slope) >= ProjectionLayout.scanSlope {
-        forEachRunByScan(count: n, value, body)
-    } else {
-        forEachRun(count: n, top: top, start: start, slope: slope, error: error, value, body)
-    }
-}
-
 /// One projection's bins and their sums and pixel counts.
 private final class ProjectionLayout {
-    /// Bin change per pixel from which runs are scanned rather than found (`forEachBinRun`).
-    static let scanSlope = 0.35
+    /// Bin change per pixel along the walk from which pixels are added one by one
+    /// (`scatter`) rather than run by run (`accumulate`).
+    static let scatterSlope = 0.35
     let ny: Double, lo: Double, bins: Int, fx: Float
     /// Walk columns (runs along y) rather than rows.
     let alongColumns: Bool
+    /// Runs shorter than 1 / `scatterSlope` pixels: added pixel by pixel.
+    let scattered: Bool
     var sums: [Double], counts: [Double]
 
     init(width w: Int, height h: Int, normalAngle: Double) {
@@ -362,8 +334,46 @@ private final class ProjectionLayout {
         bins = Int(corners.max()! - lo) + 1
         fx = Float(nx)
         alongColumns = abs(nx) > abs(ny)
+        scattered = min(abs(nx), abs(ny)) >= Self.scatterSlope
         sums = [Double](repeating: 0, count: bins)
         counts = sums
+    }
+
+    /// Adds every pixel's sample and count to its bin, pixel by pixel: for directions whose
+    /// runs are a pixel or two long, where finding runs costs more than it saves (a branch per
+    /// pixel the CPU cannot predict). The bin is `accumulate`'s, `Int(base(y) + Float(x) * fx)`
+    /// clamped. Each row's pixels go round four partial sums by column (x mod 4): pixels four
+    /// apart lie in different bins (the bin moves by at least `scatterSlope` a pixel), so no
+    /// addition waits for the one before it.
+    func scatter(_ plane: Plane) {
+        let w = plane.width, h = plane.height, fx = fx, bins = bins
+        guard w > 0, h > 0 else { return }
+        let along = (0..<w).map { Float($0) * fx }
+        let bases = (0..<h).map { Float(Double($0) * ny - lo) }
+        // Bin-major, four lanes per bin (one cache line holds a bin's partial sums), with a
+        // guard bin at either end for what rounding puts just outside the profile (a
+        // coordinate lies within a few ulps of it); the guards join the end bins.
+        var partial = [Double](repeating: 0, count: 4 * (bins + 2))
+        var pixels = [Int32](repeating: 0, count: 4 * (bins + 2))
+        ck_projection_scatter(plane.data, w, h, along, bases, bins, &partial, &pixels)
+        // Into local arrays: the class's own are checked for exclusive access at every use.
+        var binSums = [Double](repeating: 0, count: bins), binCounts = binSums
+        partial.withUnsafeBufferPointer { p in
+            pixels.withUnsafeBufferPointer { c in
+                func lanes(_ k: Int) -> (sum: Double, count: Double) {
+                    let i = 4 * k
+                    return ((p[i] + p[i + 1]) + (p[i + 2] + p[i + 3]), Double(c[i] + c[i + 1] + c[i + 2] + c[i + 3]))
+                }
+                for bin in 0..<bins { (binSums[bin], binCounts[bin]) = lanes(bin + 1) }
+                let below = lanes(0), above = lanes(bins + 1)
+                binSums[0] += below.sum
+                binCounts[0] += below.count
+                binSums[bins - 1] += above.sum
+                binCounts[bins - 1] += above.count
+            }
+        }
+        sums = binSums
+        counts = binCounts
     }
 
     /// Adds every pixel's sample and count to its bin, run by run.
@@ -384,7 +394,7 @@ private final class ProjectionLayout {
                             let c = cs.baseAddress!
                             for x in 0..<w {
                                 let along = Float(x) * fx
-                                forEachBinRun(count: h, top: last, start: Double(base[0] + along), slope: ny, error: error,
+                                forEachRun(count: h, top: last, start: Double(base[0] + along), slope: ny, error: error,
                                            { min(last, max(0, Int(base[$0] + along))) }) { bin, y0, y1 in
                                     sums[bin] += c[y1 * w + x] - c[y0 * w + x]
                                     counts[bin] += Double(y1 - y0)
@@ -395,7 +405,7 @@ private final class ProjectionLayout {
                         running.rows.withUnsafeBufferPointer { rs in
                             for y in 0..<h {
                                 let r = rs.baseAddress! + y * (w + 1), b = base[y]
-                                forEachBinRun(count: w, top: last, start: Double(b), slope: Double(fx), error: error,
+                                forEachRun(count: w, top: last, start: Double(b), slope: Double(fx), error: error,
                                            { min(last, max(0, Int(b + Float($0) * fx))) }) { bin, x0, x1 in
                                     sums[bin] += r[x1] - r[x0]
                                     counts[bin] += Double(x1 - x0)
