@@ -23,6 +23,8 @@ void ck_projection_scatter(const float *plane, long width, long height, const fl
         const float low = first < end ? first : end, high = first < end ? end : first;
         if (low > -2.0f && high < (float)bins + 1.0f) {
             long x = 0;
+            // Four at a time by hand, each lane a constant: the plain loop computing x & 3 cost
+            // 372 M instructions against 287 M on a view without a ruling.
             for (; x + 4 <= width; x += 4) {
                 const long k0 = 4 * (long)(b + along[x]), k1 = 4 * (long)(b + along[x + 1]) + 1,
                            k2 = 4 * (long)(b + along[x + 2]) + 2, k3 = 4 * (long)(b + along[x + 3]) + 3;

@@ -339,6 +339,10 @@ private final class ProjectionLayout {
         counts = sums
     }
 
+    /// Each row's coordinate across the lines, less the profile's origin: a pixel's bin is
+    /// `Int(base + Float(x) * fx)`, the same in `scatter` and `accumulate`.
+    private func rowBases(height h: Int) -> [Float] { (0..<h).map { Float(Double($0) * ny - lo) } }
+
     /// Adds every pixel's sample and count to its bin, pixel by pixel: for directions whose
     /// runs are a pixel or two long, where finding runs costs more than it saves (a branch per
     /// pixel the CPU cannot predict). The bin is `accumulate`'s, `Int(base(y) + Float(x) * fx)`
@@ -349,7 +353,7 @@ private final class ProjectionLayout {
         let w = plane.width, h = plane.height, fx = fx, bins = bins
         guard w > 0, h > 0 else { return }
         let along = (0..<w).map { Float($0) * fx }
-        let bases = (0..<h).map { Float(Double($0) * ny - lo) }
+        let bases = rowBases(height: h)
         // Bin-major, four lanes per bin (one cache line holds a bin's partial sums), with a
         // guard bin at either end for what rounding puts just outside the profile (a
         // coordinate lies within a few ulps of it); the guards join the end bins.
@@ -384,7 +388,7 @@ private final class ProjectionLayout {
         // coordinate against the line takes at most four of them (the column walk's: the
         // sum, the row base, and the start's sum and base).
         let error = 2 * Double(Float(bins + 2).ulp)
-        let bases = (0..<h).map { Float(Double($0) * ny - lo) }
+        let bases = rowBases(height: h)
         sums.withUnsafeMutableBufferPointer { sb in
             counts.withUnsafeMutableBufferPointer { cb in
                 bases.withUnsafeBufferPointer { bb in
