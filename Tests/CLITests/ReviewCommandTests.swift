@@ -49,6 +49,12 @@ import Testing
         #expect(again.status == 2)
         #expect(again.stderr.contains("\(out)/sparse-s103-000.png: exists; a review never overwrites a file"), "\(again.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: out + "/sparse-s103-000.png")) == first)
+        // A taken path is known before the image is read: with the image gone, still "exists".
+        try FileManager.default.removeItem(atPath: dir.url.appendingPathComponent("data/sparse-s103-000.jpg").path)
+        let taken = try CellQABinary.run(["review", report, "--out", out, "--all"])
+        #expect(taken.status == 2)
+        #expect(taken.stderr.contains("\(out)/sparse-s103-000.png: exists"), "\(taken.stderr)")
+        #expect(!taken.stderr.contains("sparse-s103-000.jpg"), "\(taken.stderr)")
         // --worst 1 keeps one of them.
         let one = try CellQABinary.run(["review", report, "--out", dir.url.appendingPathComponent("one").path, "--all", "--worst", "1"])
         #expect(one.status == 0 && one.stdout.split(separator: "\n").count == 1, "\(one.stdout)")

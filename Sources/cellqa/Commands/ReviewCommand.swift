@@ -65,6 +65,13 @@ struct ReviewCommand: ParsableCommand {
         var failures = 0
         for f in chosen {
             let target = (out as NSString).appendingPathComponent((f.path as NSString).deletingPathExtension + ".png")
+            // Anything already there (a previous review's overlay, or someone's file) stays: known
+            // before the image is decoded and drawn. (`writeNewFile` checks again as it creates.)
+            if FileManager.default.fileExists(atPath: target) {
+                printFailure(.exists(path: target))
+                failures += 1
+                continue
+            }
             let png: [UInt8]
             do {
                 png = try drawReview(try Image.decode(file: f.image), marks: byFixture[f.path] ?? []).pngData()
@@ -74,21 +81,25 @@ struct ReviewCommand: ParsableCommand {
                 failures += 1
                 continue
             }
-            // Anything already there (a previous review's overlay, or someone's file) stays.
             do {
                 try writeNewFile(png, to: target)
                 print("\(f.path): TP \(f.tp), FP \(f.fp), FN \(f.fn) -> \(target)")
             } catch {
-                switch error {
-                case .exists(let path):
-                    printError("cellqa review: \(path): exists; a review never overwrites a file (choose a new or empty --out)")
-                case let .directory(path, reason): printError("cellqa review: \(path): cannot create the directory (\(reason))")
-                case let .unwritable(path, reason): printError("cellqa review: \(path): cannot be written (\(reason))")
-                }
+                printFailure(error)
                 failures += 1
             }
         }
         if chosen.isEmpty { print("no fixture to draw" + (all ? "" : " (none has a false or missed cell; --all draws them anyway)")) }
         if failures > 0 { throw ExitCode(2) }
+    }
+
+    /// Why an overlay was not written, naming its path.
+    private func printFailure(_ error: NewFileError) {
+        switch error {
+        case .exists(let path):
+            printError("cellqa review: \(path): exists; a review never overwrites a file (choose a new or empty --out)")
+        case let .directory(path, reason): printError("cellqa review: \(path): cannot create the directory (\(reason))")
+        case let .unwritable(path, reason): printError("cellqa review: \(path): cannot be written (\(reason))")
+        }
     }
 }
