@@ -20,7 +20,26 @@ import json
 import os
 
 import numpy as np
-from PIL import Image
+from PIL import Image, ImageFilter
+
+
+def blurred(a, sigma):
+    """The float RGB array `a` blurred with a Gaussian of `sigma` pixels (Pillow's)."""
+    image = Image.fromarray(np.clip(np.round(a), 0, 255).astype(np.uint8))
+    return np.asarray(image.filter(ImageFilter.GaussianBlur(sigma))).astype(np.float32)
+
+
+def noise(a, sigma):
+    """Gaussian noise the shape of `a`, drawn from a seed the image's own pixels give, so that a
+    second run writes the same files."""
+    rng = np.random.default_rng(int(a.sum()) % (1 << 32))
+    return rng.normal(0, sigma, a.shape)
+
+
+def shading(a):
+    """Per-pixel factor (height x width x 1): 0.55 at the left edge rising linearly to 1."""
+    width = a.shape[1]
+    return (0.55 + 0.45 * np.arange(width) / max(1, width - 1))[None, :, None]
 
 # name: (what it does, function of the float RGB array, JPEG quality or None to keep the format)
 CHANGES = {
@@ -32,6 +51,9 @@ CHANGES = {
     "haze": ("haze: 0.6 x + 86 (contrast to 60 %)", lambda a: 0.6 * a + 86, None),
     "dark": ("under-exposed: x 0.55", lambda a: a * 0.55, None),
     "q40": ("re-encoded as JPEG quality 40", lambda a: a, 40),
+    "blur12": ("defocused: Gaussian blur of sigma 1.2 px", lambda a: blurred(a, 1.2), None),
+    "noise8": ("sensor noise: Gaussian, sigma 8 levels per channel", lambda a: a + noise(a, 8), None),
+    "shading": ("uneven light: brightness falling to 55 % at the left edge", lambda a: a * shading(a), None),
     "warm-q60": ("warm lamp, then JPEG quality 60", lambda a: a * np.array([1.08, 1.0, 0.75]), 60),
 }
 
