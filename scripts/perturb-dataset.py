@@ -41,6 +41,7 @@ def shading(a):
     width = a.shape[1]
     return (0.55 + 0.45 * np.arange(width) / max(1, width - 1))[None, :, None]
 
+
 # name: (what it does, function of the float RGB array, JPEG quality or None to keep the format)
 CHANGES = {
     "mirror": ("mirrored left to right (labels and grid corners moved)", lambda a: a[:, ::-1], None),
