@@ -2,10 +2,11 @@
 """Copies of a labelled dataset under photometric and geometric changes, labels kept valid.
 
 How robust is a counter to what the fixtures did not render? Score the same images mirrored,
-under another gamma, a colour cast, haze, another exposure, or compressed harder, and compare
-with the original (`cellqa run` on each output folder). Labels follow the image (a mirror
-moves the cells and reorders the grid corners so that they stay clockwise from top-left);
-every other field of a label is kept, so tags (blank-control ...) still apply.
+turned, under another gamma, a colour cast, haze, another exposure, or compressed harder, and
+compare with the original (`cellqa run` on each output folder). Labels follow the image (a
+mirror moves the cells and reorders the grid corners so that they stay clockwise from
+top-left; a turn moves them and the corners, and keeps the cells whose centre stays in the
+picture); every other field of a label is kept, so tags (blank-control ...) still apply.
 
 Usage (python3 with numpy and Pillow; not part of CI):
   python3 scripts/perturb-dataset.py DATASET OUT [--only NAME ...]
@@ -42,6 +43,48 @@ def shading(a):
     return (0.55 + 0.45 * np.arange(width) / max(1, width - 1))[None, :, None]
 
 
+def turned(a, degrees):
+    """The float RGB array `a` turned `degrees` anticlockwise about its centre (bicubic), then
+    cropped to its middle two thirds each way, which the turn fills for angles up to 15."""
+    image = Image.fromarray(np.clip(np.round(a), 0, 255).astype(np.uint8))
+    if degrees:
+        image = image.rotate(degrees, resample=Image.BICUBIC)
+    h, w = a.shape[:2]
+    x0, y0 = w // 6, h // 6
+    return np.asarray(image.crop((x0, y0, x0 + w - 2 * (w // 6), y0 + h - 2 * (h // 6)))).astype(np.float32)
+
+
+def turned_point(x, y, degrees, width, height):
+    """Where pixel (x, y) lands under `turned`: Pillow turns about the image's centre
+    (width / 2, height / 2) in pixel-corner coordinates, i.e. (width - 1) / 2 in pixel-centre ones."""
+    t = np.radians(degrees)
+    cx, cy = (width - 1) / 2, (height - 1) / 2
+    dx, dy = x - cx, y - cy
+    # Anticlockwise on screen (y down): x' = cx + dx cos + dy sin, y' = cy - dx sin + dy cos.
+    return cx + dx * np.cos(t) + dy * np.sin(t) - width // 6, cy - dx * np.sin(t) + dy * np.cos(t) - height // 6
+
+
+def turned_label(label, degrees, width, height):
+    label = json.loads(json.dumps(label))
+    cw, ch = width - 2 * (width // 6), height - 2 * (height // 6)
+    cells = []
+    for cell in label.get("cells", []):
+        x, y = turned_point(cell["x"], cell["y"], degrees, width, height)
+        if 0 <= x <= cw - 1 and 0 <= y <= ch - 1:
+            cell["x"], cell["y"] = round(float(x), 3), round(float(y), 3)
+            cells.append(cell)
+    label["cells"] = cells
+    grid = label.get("grid")
+    if isinstance(grid, dict) and isinstance(grid.get("corners"), list) and len(grid["corners"]) == 4:
+        grid["corners"] = [[round(float(v), 3) for v in turned_point(x, y, degrees, width, height)]
+                           for x, y in grid["corners"]]
+    for key, value in (("width", cw), ("height", ch)):
+        if key in label:
+            label[key] = value
+    label.pop("expect", None)
+    return label
+
+
 # name: (what it does, function of the float RGB array, JPEG quality or None to keep the format)
 CHANGES = {
     "mirror": ("mirrored left to right (labels and grid corners moved)", lambda a: a[:, ::-1], None),
@@ -56,7 +99,13 @@ CHANGES = {
     "noise8": ("sensor noise: Gaussian, sigma 8 levels per channel", lambda a: a + noise(a, 8), None),
     "shading": ("uneven light: brightness falling to 55 % at the left edge", lambda a: a * shading(a), None),
     "warm-q60": ("warm lamp, then JPEG quality 60", lambda a: a * np.array([1.08, 1.0, 0.75]), 60),
+    "crop": ("the middle two thirds each way (the turns' reference)", lambda a: turned(a, 0), None),
+    "turn5": ("turned 5 degrees anticlockwise, middle two thirds", lambda a: turned(a, 5), None),
+    "turn15": ("turned 15 degrees anticlockwise, middle two thirds", lambda a: turned(a, 15), None),
 }
+
+# Degrees each geometric change turns by (`turned`).
+TURNS = {"crop": 0, "turn5": 5, "turn15": 15}
 
 
 def image_for(label_path):
@@ -106,6 +155,8 @@ def main():
             ext = ".jpg" if jpeg else ".png"
             if name == "mirror":
                 label = mirrored_label(label, a.shape[1])
+            if name in TURNS:
+                label = turned_label(label, TURNS[name], a.shape[1], a.shape[0])
             label["image"] = stem + ext
             if jpeg:
                 Image.fromarray(out).save(os.path.join(folder, stem + ext), quality=quality or 90)
