@@ -5,8 +5,9 @@ How robust is a counter to what the fixtures did not render? Score the same imag
 turned, under another gamma, a colour cast, haze, another exposure, or compressed harder, and
 compare with the original (`cellqa run` on each output folder). Labels follow the image (a
 mirror moves the cells and reorders the grid corners so that they stay clockwise from
-top-left; a turn moves them and the corners, and keeps the cells whose centre stays in the
-picture); every other field of a label is kept, so tags (blank-control ...) still apply.
+top-left; a turn moves them and the corners, keeps the cells whose centre stays in the
+picture, gives the crop's size and drops `expect`, whose counts no longer hold); every other
+field of a label is kept, so tags (blank-control ...) still apply.
 
 Usage (python3 with numpy and Pillow; not part of CI):
   python3 scripts/perturb-dataset.py DATASET OUT [--only NAME ...]
