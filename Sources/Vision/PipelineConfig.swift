@@ -809,6 +809,18 @@ public struct PipelineConfig: Sendable, Equatable {
     public var overcrowdedPerSquare: Double = 300
     /// Flag "too-sparse" below this many cells per large square.
     public var sparsePerSquare: Double = 10
+    /// A registered ruling's calibration is implausible, flagged "calibration-implausible" and
+    /// given no concentration, when the detections' median diameter under it lies more than
+    /// this factor outside `minDiameterUm ... maxDiameterUm` (`calibrationAgreesWithCellSizes`):
+    /// a ruling registered at the wrong spacing. With `sizeFrom = calibration` the detections
+    /// take their sizes from the calibration, and it cannot disagree. 0 = off. (Fifty-first
+    /// session: on the 589 registered views of the 25 stand-in sets with 5 detections or
+    /// more, median diameters of 6.2-28.8 µm under calibrations within 1 % of the labels';
+    /// 3.2, 4.4 and 56.9 µm in the three registered at 0.21, 0.40 and 4.2 times their scale,
+    /// which gave concentrations 25 times too high, on a blank control, and a twentieth.)
+    public var calibrationCheckFactor: Double = 1.6
+    /// Fewest detections `calibrationCheckFactor` judges by.
+    public var calibrationCheckMinCells: Int = 10
 
     public init() {}
 }

@@ -156,6 +156,8 @@ enum ConfigKey {
             .number("dilution", \.dilution, PipelineConfig.dilutionRange),
             .number("overcrowdedPerSquare", \.overcrowdedPerSquare, 0...1e9),
             .number("sparsePerSquare", \.sparsePerSquare, 0...1e9),
+            .number("calibrationCheckFactor", \.calibrationCheckFactor, 0...1000),
+            .integer("calibrationCheckMinCells", \.calibrationCheckMinCells, 1...1_000_000),
         ]
     }
 }
@@ -248,7 +250,7 @@ extension PipelineConfig {
         try checkConsistency(root)
     }
 
-    /// Cross-key rules (min <= max).
+    /// Cross-key rules (min <= max), and values a range cannot say.
     private func checkConsistency(_ root: JSONCursor) throws(JSONError) {
         let pairs: [(String, String, Double, Double)] = [
             ("minRadiusPx", "maxRadiusPx", minRadiusPx, maxRadiusPx),
@@ -259,6 +261,11 @@ extension PipelineConfig {
         for (lo, hi, a, b) in pairs where a > b {
             throw JSONError(file: root.file, path: hi, expected: "\(hi) >= \(lo) (\(lo) is \(a))",
                             actual: JSONValue.double(b).briefDescription)
+        }
+        // A factor is a ratio outside the range: below 1 it would reject cells inside it.
+        if calibrationCheckFactor > 0 && calibrationCheckFactor < 1 {
+            throw JSONError(file: root.file, path: "calibrationCheckFactor", expected: "0 (off) or a factor of at least 1",
+                            actual: JSONValue.double(calibrationCheckFactor).briefDescription)
         }
     }
 

@@ -4,7 +4,8 @@ import Hemocytometer
 /// large squares lying entirely inside the image are counted; when none is, the concentration
 /// comes from the density over the calibrated field ("concentration-from-area"), the
 /// calibration the ruling's or, without one, the configured `umPerPixel`. Uncalibrated:
-/// totals only.
+/// totals only. A ruling's calibration under which the cells' median diameter is implausible
+/// (`calibrationCheckFactor`) gives no concentration ("calibration-implausible").
 struct CountStage: Stage {
     let name = "count"
 
@@ -32,6 +33,19 @@ struct CountStage: Stage {
                                      overcrowdedPerSquare: config.overcrowdedPerSquare,
                                      sparsePerSquare: config.sparsePerSquare)
         var count = countChamber(cells: cells, visibleSquares: visible, settings: settings)
+        // A ruling registered at the wrong spacing makes cells of impossible size; then no
+        // concentration at all rather than one off by the square of the scale error.
+        if frame.grid != nil, let umPerPixel = frame.umPerPixel,
+           calibrationAgreesWithCellSizes(radiiPx: frame.detections.map(\.r), umPerPixel: umPerPixel,
+                                          minDiameterUm: config.minDiameterUm, maxDiameterUm: config.maxDiameterUm,
+                                          factor: config.calibrationCheckFactor,
+                                          minCells: config.calibrationCheckMinCells) == false {
+            count.meanPerSquare = nil
+            count.concentrationPerML = nil
+            count.flags.append("calibration-implausible")
+            frame.count = count
+            return
+        }
         // At high magnification no large square is fully in view. Calibrated (by the ruling or
         // the configuration), the density over the whole field still gives the concentration:
         // cells per mm^2 of chamber (0.1 uL under each mm^2) x 10^4 x dilution. Flagged, since
