@@ -14,9 +14,9 @@ public let draftTag = "draft"
 /// registered, and the tag `draft` with the algorithm version in `draftedBy` (an unknown
 /// top-level field, which labels-v1 readers keep and ignore), so that a label nobody has
 /// checked yet is told apart from a checked one. A calibration whose scale the grid stage
-/// only assumed ("grid-scale-assumed") is left out, and so are the corners of a view whose
-/// place in the chamber it only assumed ("grid-origin-assumed"): a draft should not state
-/// what the pipeline guessed. Positions and radii are rounded to 0.01 px, the calibration to
+/// only assumed ("grid-scale-assumed") or the cells contradict ("calibration-implausible") is
+/// left out with the corners, and so are the corners of a view whose place in the chamber it
+/// only assumed ("grid-origin-assumed"): a draft should not state what the pipeline guessed. Positions and radii are rounded to 0.01 px, the calibration to
 /// 1e-6 µm per pixel: a draft is read and edited by a person.
 ///
 /// - Parameters:
@@ -25,7 +25,7 @@ public let draftTag = "draft"
 ///   - configHash: the configuration's hash, recorded in `draftedBy`.
 ///   - dilution: the sample's dilution (the configuration's), recorded when not 1.
 public func draftLabel(for result: PipelineResult, imageName: String, configHash: String, dilution: Double = 1) -> Label {
-    let scaleAssumed = result.flags.contains("grid-scale-assumed")
+    let scaleAssumed = result.flags.contains("grid-scale-assumed") || result.flags.contains("calibration-implausible")
     let originAssumed = result.flags.contains("grid-origin-assumed")
     var grid: LabelGrid?
     if let found = result.grid, !scaleAssumed, !originAssumed, found.corners.count == 4,

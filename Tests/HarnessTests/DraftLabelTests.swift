@@ -61,6 +61,16 @@ import Vision
         #expect(scaleAssumed.cells.count == result.detections.count)
     }
 
+    /// A calibration the cells contradict is no better than an assumed one.
+    @Test func aCalibrationTheCellsContradictIsLeftOut() throws {
+        var result = try Self.registeredGolden()
+        #expect(draftLabel(for: result, imageName: "a.png", configHash: "h").umPerPixel != nil)
+        result.flags.append("calibration-implausible")
+        let draft = draftLabel(for: result, imageName: "a.png", configHash: "h")
+        #expect(draft.grid == nil && draft.umPerPixel == nil)
+        #expect(draft.cells.count == result.detections.count)
+    }
+
     @Test func aViewWithoutCellsDraftsAnEmptyLabel() throws {
         let image = Image(width: 64, height: 48, pixels: [UInt8](repeating: 180, count: 64 * 48 * 3))
         let result = try Pipeline(config: PipelineConfig()).run(image)
