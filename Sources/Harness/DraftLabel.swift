@@ -16,8 +16,9 @@ public let draftTag = "draft"
 /// checked yet is told apart from a checked one. A calibration whose scale the grid stage
 /// only assumed ("grid-scale-assumed") or the cells contradict ("calibration-implausible") is
 /// left out with the corners, and so are the corners of a view whose place in the chamber it
-/// only assumed ("grid-origin-assumed"): a draft should not state what the pipeline guessed. Positions and radii are rounded to 0.01 px, the calibration to
-/// 1e-6 µm per pixel: a draft is read and edited by a person.
+/// only assumed ("grid-origin-assumed"): a draft should not state what the pipeline guessed.
+/// Positions and radii are rounded to 0.01 px, the calibration to 1e-6 µm per pixel: a draft
+/// is read and edited by a person.
 ///
 /// - Parameters:
 ///   - result: the pipeline's result for the image.

@@ -35,22 +35,22 @@ struct CountStage: Stage {
         var count = countChamber(cells: cells, visibleSquares: visible, settings: settings)
         // A ruling registered at the wrong spacing makes cells of impossible size; then no
         // concentration at all rather than one off by the square of the scale error.
-        if frame.grid != nil, let umPerPixel = frame.umPerPixel,
-           calibrationAgreesWithCellSizes(radiiPx: frame.detections.map(\.r), umPerPixel: umPerPixel,
-                                          minDiameterUm: config.minDiameterUm, maxDiameterUm: config.maxDiameterUm,
-                                          factor: config.calibrationCheckFactor,
-                                          minCells: config.calibrationCheckMinCells) == false {
+        let implausible = frame.grid != nil && frame.umPerPixel.map { umPerPixel in
+            calibrationAgreesWithCellSizes(radiiPx: frame.detections.map(\.r), umPerPixel: umPerPixel,
+                                           minDiameterUm: config.minDiameterUm, maxDiameterUm: config.maxDiameterUm,
+                                           factor: config.calibrationCheckFactor,
+                                           minCells: config.calibrationCheckMinCells) == false
+        } == true
+        if implausible {
             count.meanPerSquare = nil
             count.concentrationPerML = nil
             count.flags.append("calibration-implausible")
-            frame.count = count
-            return
         }
         // At high magnification no large square is fully in view. Calibrated (by the ruling or
         // the configuration), the density over the whole field still gives the concentration:
         // cells per mm^2 of chamber (0.1 uL under each mm^2) x 10^4 x dilution. Flagged, since
         // edge cells count fully.
-        if count.concentrationPerML == nil, let umPerPixel = frame.umPerPixel, umPerPixel > 0,
+        if !implausible, count.concentrationPerML == nil, let umPerPixel = frame.umPerPixel, umPerPixel > 0,
            let density = fieldDensity(cells: frame.detections.count,
                                       areaMM2: Double(frame.image.width) * Double(frame.image.height)
                                           * umPerPixel * umPerPixel / 1e6,
