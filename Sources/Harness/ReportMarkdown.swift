@@ -101,6 +101,17 @@ extension RunReport {
             appendLimited(&out, fixtureProblemLines, what: "fixture problems") { $0 }
             out.append("")
         }
+        let flagged = flagTally
+        if !flagged.isEmpty {
+            out.append("### Quality flags")
+            out.append("")
+            out.append("| flag | fixtures | first |")
+            out.append("| --- | ---: | --- |")
+            appendLimited(&out, flagged, what: "flags") { f in
+                "| \(markdownEscape(f.flag)) | \(f.paths.count) | `\(markdownCode(f.paths[0]))` |"
+            }
+            out.append("")
+        }
         let errored = outcomes.filter { $0.status == .errored }
         if !errored.isEmpty {
             out.append("### Errored fixtures (\(errored.count))")
@@ -129,6 +140,18 @@ extension RunReport {
             text = String(decoding: cut, as: UTF8.self) + "\n\n… summary truncated at 1 MB; see report.json\n"
         }
         return text
+    }
+
+    /// Each quality flag the pipeline raised (`PipelineResult.flags`) with the fixtures that
+    /// carry it, in run order: most fixtures first, then by name. A CI reader sees at a glance
+    /// how many views had no ruling, an assumed scale or a calibration the cells contradict.
+    var flagTally: [(flag: String, paths: [String])] {
+        var paths: [String: [String]] = [:]
+        for o in outcomes {
+            for flag in o.result?.flags ?? [] { paths[flag, default: []].append(o.fixture.path) }
+        }
+        return paths.map { (flag: $0.key, paths: $0.value) }
+            .sorted { ($1.paths.count, $0.flag) < ($0.paths.count, $1.flag) }
     }
 
     private func appendLimited<T>(_ out: inout [String], _ items: [T], what: String, _ line: (T) -> String) {

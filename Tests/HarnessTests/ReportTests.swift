@@ -135,6 +135,31 @@ struct ReportTests {
         #expect(md.contains("- `sub/b.png`: 2 detections on a blank control"))
     }
 
+    /// The summary tallies the pipeline's quality flags: each flag with how many fixtures
+    /// carry it and the first of them, most frequent first (ties by name); a run without
+    /// flags has no such section.
+    @Test func markdownTalliesTheQualityFlags() {
+        func outcome(_ path: String, _ flags: [String]) -> FixtureOutcome {
+            var result = makeResult([det(5, 5)])
+            result.flags = flags
+            return FixtureOutcome(fixture: RunFixture(id: path, path: path, imagePath: nil, labelPath: nil, group: ""),
+                                  status: .unlabelled, result: result, score: nil, truth: nil)
+        }
+        let provenance = RunProvenance(toolVersion: "t", configHash: "c", acceptanceHash: "a", datasetRoot: "r",
+                                       labelsRoot: nil, datasetHash: "h", startTime: "s",
+                                       machine: MachineFacts(cores: 1, cpuModel: "c", os: "o", kernel: "k"))
+        func markdown(_ outcomes: [FixtureOutcome]) -> String {
+            let run = RunResult(outcomes: outcomes, wallSeconds: 1, jobs: 1, repeats: 1, peakRSSBytes: 0)
+            return RunReport(run: run, acceptance: Acceptance(), provenance: provenance).markdown
+        }
+        let md = markdown([outcome("a.png", ["no-grid", "glare"]), outcome("b.png", ["calibration-implausible"]),
+                           outcome("c.png", ["glare"]), outcome("d.png", [])])
+        let table = md.components(separatedBy: "\n").drop { $0 != "### Quality flags" }.dropFirst(4).prefix { !$0.isEmpty }
+        #expect(Array(table) == ["| glare | 2 | `a.png` |", "| calibration-implausible | 1 | `b.png` |",
+                                 "| no-grid | 1 | `a.png` |"], "\(md)")
+        #expect(!markdown([outcome("d.png", [])]).contains("Quality flags"))
+    }
+
     @Test func validatorFindsViolations() throws {
         let validator = try loadSchema()
         #expect(!validator.validate(.object(JSONObject())).isEmpty)
