@@ -74,16 +74,10 @@ extension RunReport {
                 + (g.passed ? "pass" : "**FAIL**: \(markdownEscape(clip(g.detail, 300)))") + " |"
         }
         out.append("")
-        if !tags.isEmpty {
-            out.append("### By tag")
-            out.append("")
-            out.append("| tag | fixtures | precision | recall | F1 | count error |")
-            out.append("| --- | ---: | ---: | ---: | ---: | ---: |")
-            appendLimited(&out, tags, what: "tags") { t in
-                "| \(markdownEscape(t.tag)) | \(t.metrics.fixtures) | \(Show.fixed(t.metrics.precision)) | \(Show.fixed(t.metrics.recall)) | "
-                    + "\(Show.fixed(t.metrics.f1)) | \(Show.percent(t.metrics.meanAbsRelCountError)) |"
-            }
-            out.append("")
+        appendTable(&out, "By tag", header: "| tag | fixtures | precision | recall | F1 | count error |",
+                    alignment: "| --- | ---: | ---: | ---: | ---: | ---: |", tags, what: "tags") { t in
+            "| \(markdownEscape(t.tag)) | \(t.metrics.fixtures) | \(Show.fixed(t.metrics.precision)) | \(Show.fixed(t.metrics.recall)) | "
+                + "\(Show.fixed(t.metrics.f1)) | \(Show.percent(t.metrics.meanAbsRelCountError)) |"
         }
         var fixtureProblemLines: [String] = []
         for o in outcomes {
@@ -101,16 +95,9 @@ extension RunReport {
             appendLimited(&out, fixtureProblemLines, what: "fixture problems") { $0 }
             out.append("")
         }
-        let flagged = flagTally
-        if !flagged.isEmpty {
-            out.append("### Quality flags")
-            out.append("")
-            out.append("| flag | fixtures | first |")
-            out.append("| --- | ---: | --- |")
-            appendLimited(&out, flagged, what: "flags") { f in
-                "| \(markdownEscape(f.flag)) | \(f.paths.count) | `\(markdownCode(f.paths[0]))` |"
-            }
-            out.append("")
+        appendTable(&out, "Quality flags", header: "| flag | fixtures | first |", alignment: "| --- | ---: | --- |",
+                    flagTally, what: "flags") { f in
+            "| \(markdownEscape(f.flag)) | \(f.paths.count) | `\(markdownCode(f.paths[0]))` |"
         }
         let errored = outcomes.filter { $0.status == .errored }
         if !errored.isEmpty {
@@ -121,15 +108,9 @@ extension RunReport {
             }
             out.append("")
         }
-        if !outliers.isEmpty {
-            out.append("### Outliers (|robust z| > \(Show.fixed(outlierCut, 1)))")
-            out.append("")
-            out.append("| fixture | metric | value | median | z |")
-            out.append("| --- | --- | ---: | ---: | ---: |")
-            appendLimited(&out, outliers, what: "outliers") { o in
-                "| `\(markdownCode(o.fixture))` | \(o.metric) | \(Show.fixed(o.value, 3)) | \(Show.fixed(o.median, 3)) | \(Show.fixed(o.z, 1)) |"
-            }
-            out.append("")
+        appendTable(&out, "Outliers (|robust z| > \(Show.fixed(outlierCut, 1)))", header: "| fixture | metric | value | median | z |",
+                    alignment: "| --- | --- | ---: | ---: | ---: |", outliers, what: "outliers") { o in
+            "| `\(markdownCode(o.fixture))` | \(o.metric) | \(Show.fixed(o.value, 3)) | \(Show.fixed(o.median, 3)) | \(Show.fixed(o.z, 1)) |"
         }
         var text = out.joined(separator: "\n")
         if text.utf8.count > RunReport.markdownLimitBytes {
@@ -152,6 +133,16 @@ extension RunReport {
         }
         return paths.map { (flag: $0.key, paths: $0.value) }
             .sorted { ($1.paths.count, $0.flag) < ($0.paths.count, $1.flag) }
+    }
+
+    /// A section holding one table, `### title` then the table's rows (the first
+    /// `markdownListLimit`, the rest counted); nothing when there are no rows.
+    private func appendTable<T>(_ out: inout [String], _ title: String, header: String, alignment: String, _ rows: [T],
+                                what: String, _ row: (T) -> String) {
+        guard !rows.isEmpty else { return }
+        out += ["### \(title)", "", header, alignment]
+        appendLimited(&out, rows, what: what, row)
+        out.append("")
     }
 
     private func appendLimited<T>(_ out: inout [String], _ items: [T], what: String, _ line: (T) -> String) {
