@@ -26,10 +26,10 @@ public let draftTag = "draft"
 ///   - configHash: the configuration's hash, recorded in `draftedBy`.
 ///   - dilution: the sample's dilution (the configuration's), recorded when not 1.
 public func draftLabel(for result: PipelineResult, imageName: String, configHash: String, dilution: Double = 1) -> Label {
-    let scaleAssumed = result.flags.contains("grid-scale-assumed") || result.flags.contains("calibration-implausible")
+    let scaleUntrusted = result.flags.contains("grid-scale-assumed") || result.flags.contains("calibration-implausible")
     let originAssumed = result.flags.contains("grid-origin-assumed")
     var grid: LabelGrid?
-    if let found = result.grid, !scaleAssumed, !originAssumed, found.corners.count == 4,
+    if let found = result.grid, !scaleUntrusted, !originAssumed, found.corners.count == 4,
        found.corners.allSatisfy({ $0.x.isFinite && $0.y.isFinite }) {
         grid = LabelGrid(corners: found.corners.map { PixelPoint(x: rounded($0.x, 100), y: rounded($0.y, 100)) })
     }
@@ -40,7 +40,7 @@ public func draftLabel(for result: PipelineResult, imageName: String, configHash
     var extra = JSONObject()
     extra.set("draftedBy", .string("cellqa count, config \(configHash)"))
     return Label(image: imageName, width: result.width, height: result.height,
-                 umPerPixel: scaleAssumed ? nil : result.umPerPixel.flatMap { $0.isFinite && $0 > 0 ? rounded($0, 1e6) : nil },
+                 umPerPixel: scaleUntrusted ? nil : result.umPerPixel.flatMap { $0.isFinite && $0 > 0 ? rounded($0, 1e6) : nil },
                  dilution: dilution, grid: grid, cells: cells, tags: [draftTag], extra: extra)
 }
 

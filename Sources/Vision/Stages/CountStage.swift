@@ -35,12 +35,12 @@ struct CountStage: Stage {
         var count = countChamber(cells: cells, visibleSquares: visible, settings: settings)
         // A ruling registered at the wrong spacing makes cells of impossible size; then no
         // concentration at all rather than one off by the square of the scale error.
-        let implausible = frame.grid != nil && frame.umPerPixel.map { umPerPixel in
-            calibrationAgreesWithCellSizes(radiiPx: frame.detections.map(\.r), umPerPixel: umPerPixel,
+        let implausible = frame.grid.map { grid in
+            calibrationAgreesWithCellSizes(radiiPx: frame.detections.map(\.r), umPerPixel: grid.result.umPerPixel,
                                            minDiameterUm: config.minDiameterUm, maxDiameterUm: config.maxDiameterUm,
                                            factor: config.calibrationCheckFactor,
                                            minCells: config.calibrationCheckMinCells) == false
-        } == true
+        } ?? false
         if implausible {
             count.meanPerSquare = nil
             count.concentrationPerML = nil
