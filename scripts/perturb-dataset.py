@@ -25,10 +25,14 @@ import numpy as np
 from PIL import Image, ImageFilter
 
 
+def as_image(a):
+    """The float RGB array `a` as an 8-bit Pillow image (rounded, clipped to 0 ... 255)."""
+    return Image.fromarray(np.clip(np.round(a), 0, 255).astype(np.uint8))
+
+
 def blurred(a, sigma):
     """The float RGB array `a` blurred with a Gaussian of `sigma` pixels (Pillow's)."""
-    image = Image.fromarray(np.clip(np.round(a), 0, 255).astype(np.uint8))
-    return np.asarray(image.filter(ImageFilter.GaussianBlur(sigma))).astype(np.float32)
+    return np.asarray(as_image(a).filter(ImageFilter.GaussianBlur(sigma))).astype(np.float32)
 
 
 def noise(a, sigma):
@@ -44,15 +48,21 @@ def shading(a):
     return (0.55 + 0.45 * np.arange(width) / max(1, width - 1))[None, :, None]
 
 
+def middle(width, height):
+    """The middle two thirds of a width x height picture, which a turn of up to 15 degrees
+    fills: its left and top offsets and its size, pixels."""
+    x0, y0 = width // 6, height // 6
+    return x0, y0, width - 2 * x0, height - 2 * y0
+
+
 def turned(a, degrees):
     """The float RGB array `a` turned `degrees` anticlockwise about its centre (bicubic), then
-    cropped to its middle two thirds each way, which the turn fills for angles up to 15."""
-    image = Image.fromarray(np.clip(np.round(a), 0, 255).astype(np.uint8))
+    cropped to its middle (`middle`)."""
+    image = as_image(a)
     if degrees:
         image = image.rotate(degrees, resample=Image.BICUBIC)
-    h, w = a.shape[:2]
-    x0, y0 = w // 6, h // 6
-    return np.asarray(image.crop((x0, y0, x0 + w - 2 * (w // 6), y0 + h - 2 * (h // 6)))).astype(np.float32)
+    x0, y0, w, h = middle(a.shape[1], a.shape[0])
+    return np.asarray(image.crop((x0, y0, x0 + w, y0 + h))).astype(np.float32)
 
 
 def turned_point(x, y, degrees, width, height):
@@ -61,13 +71,14 @@ def turned_point(x, y, degrees, width, height):
     t = np.radians(degrees)
     cx, cy = (width - 1) / 2, (height - 1) / 2
     dx, dy = x - cx, y - cy
+    x0, y0, _, _ = middle(width, height)
     # Anticlockwise on screen (y down): x' = cx + dx cos + dy sin, y' = cy - dx sin + dy cos.
-    return cx + dx * np.cos(t) + dy * np.sin(t) - width // 6, cy - dx * np.sin(t) + dy * np.cos(t) - height // 6
+    return cx + dx * np.cos(t) + dy * np.sin(t) - x0, cy - dx * np.sin(t) + dy * np.cos(t) - y0
 
 
 def turned_label(label, degrees, width, height):
     label = json.loads(json.dumps(label))
-    cw, ch = width - 2 * (width // 6), height - 2 * (height // 6)
+    _, _, cw, ch = middle(width, height)
     cells = []
     for cell in label.get("cells", []):
         x, y = turned_point(cell["x"], cell["y"], degrees, width, height)
@@ -100,13 +111,14 @@ CHANGES = {
     "noise8": ("sensor noise: Gaussian, sigma 8 levels per channel", lambda a: a + noise(a, 8), None),
     "shading": ("uneven light: brightness falling to 55 % at the left edge", lambda a: a * shading(a), None),
     "warm-q60": ("warm lamp, then JPEG quality 60", lambda a: a * np.array([1.08, 1.0, 0.75]), 60),
-    "crop": ("the middle two thirds each way (the turns' reference)", lambda a: turned(a, 0), None),
-    "turn5": ("turned 5 degrees anticlockwise, middle two thirds", lambda a: turned(a, 5), None),
-    "turn15": ("turned 15 degrees anticlockwise, middle two thirds", lambda a: turned(a, 15), None),
 }
 
-# Degrees each geometric change turns by (`turned`).
+# The geometric changes (`turned`), by the degrees each turns; `crop` (0) is the turns' reference.
 TURNS = {"crop": 0, "turn5": 5, "turn15": 15}
+for _name, _degrees in TURNS.items():
+    CHANGES[_name] = (f"turned {_degrees} degrees anticlockwise, middle two thirds" if _degrees
+                      else "the middle two thirds each way (the turns' reference)",
+                      lambda a, d=_degrees: turned(a, d), None)
 
 
 def image_for(label_path):
@@ -150,7 +162,7 @@ def main():
             with open(label_path) as f:
                 label = json.load(f)
             a = np.asarray(Image.open(image_path).convert("RGB")).astype(np.float32)
-            out = np.clip(np.round(change(a)), 0, 255).astype(np.uint8)
+            out = as_image(change(a))
             stem = os.path.splitext(os.path.basename(image_path))[0]
             jpeg = quality is not None or image_path.lower().endswith((".jpg", ".jpeg"))
             ext = ".jpg" if jpeg else ".png"
@@ -160,9 +172,9 @@ def main():
                 label = turned_label(label, TURNS[name], a.shape[1], a.shape[0])
             label["image"] = stem + ext
             if jpeg:
-                Image.fromarray(out).save(os.path.join(folder, stem + ext), quality=quality or 90)
+                out.save(os.path.join(folder, stem + ext), quality=quality or 90)
             else:
-                Image.fromarray(out).save(os.path.join(folder, stem + ext), compress_level=1)
+                out.save(os.path.join(folder, stem + ext), compress_level=1)
             with open(os.path.join(folder, stem + ".json"), "w") as f:
                 json.dump(label, f)
         print(f"{folder}: {len(pairs)} images, {what}")
