@@ -69,4 +69,15 @@ struct CandidateTraceTests {
         #expect(trace.entries[1].allSatisfy { $0.near == 0 })
         #expect(trace.lostAt(probe: 1) == "detector (dog)")
     }
+
+    /// A dead call in a colour image, which the debris rule does not judge, says what it read:
+    /// the colour against the image's dead threshold and how dark the interior is.
+    @Test func aDeadCallSaysWhatItRead() throws {
+        let image = try Image.decode(file: repositoryRoot + "/Goldens/dead-heavy-s105-000.jpg")
+        let pipeline = Pipeline(config: PipelineConfig())
+        let dead = try #require(try pipeline.run(image).detections.first { $0.cellClass == .dead })
+        let (_, trace) = try pipeline.explain(image, probes: [.init(x: dead.x, y: dead.y)], reach: 1)
+        let note = try #require(trace.entries[0].first { $0.step == "classify (verdicts)" }?.nearest?.note)
+        #expect(note.hasPrefix("dead: hue ") && note.contains(", saturation ") && note.contains(", interior -"), "\(note)")
+    }
 }

@@ -71,9 +71,17 @@ struct ClassifyStage: Stage {
             if call.faint != nil {
                 return call.debris ? "debris: a faint stain (\(colour)) overlapping a detection" : "dead on a faint stain: \(colour)"
             }
-            // A greyscale dead call was judged by its disc's edge alone.
+            // Not judged by the debris rule (a greyscale call, or a dead one): what the call read,
+            // with the greyscale rule's limits, since those are what a user tunes
+            // (`deadDarkContrast`, `refractileContrast`). A greyscale dead call was judged by its
+            // disc's edge alone.
             guard let a = call.judged else {
-                return verdict + (call.verdict?.disc.map { ", disc edge \(fmt($0.radius)) px" } ?? "")
+                let m = call.measured
+                let read = frame.isGreyscale
+                    ? "interior \(fmt(m.interiorContrast)) (dead below \(fmt(-config.deadDarkContrast))), "
+                        + "centre \(fmt(m.centreContrast)) (refractile above \(fmt(config.refractileContrast)))"
+                    : "\(colour), interior \(fmt(m.interiorContrast))"
+                return verdict + ": " + read + (call.verdict?.disc.map { ", disc edge \(fmt($0.radius)) px" } ?? "")
                     + (call.verdict?.speck == true ? ", a dark speck at the smallest radius" : "")
             }
             return verdict + ": \(colour)"
