@@ -4,12 +4,12 @@ import JSON
 extension SweepResult {
     public var csv: String {
         var rows = [axes.map(\.key) + ["precision", "recall", "f1", "tp", "fp", "fn", "meanAbsRelCountError",
-                                       "registeredFixtures", "misplacedFixtures", "scored", "errored", "configHash"]]
+                                       "liveDeadAccuracy", "meanAbsViabilityErrorPoints", "registeredFixtures", "misplacedFixtures", "scored", "errored", "configHash"]]
         for p in points {
             rows.append(p.values.map { csvNumber($0.value) }
                         + [csvNumber(p.precision), csvNumber(p.recall), csvNumber(p.f1), csvInt(p.detection.tp),
                            csvInt(p.detection.fp), csvInt(p.detection.fn), csvNumber(p.meanAbsRelCountError),
-                           csvInt(p.registeredFixtures), csvInt(p.misplacedFixtures),
+                           csvNumber(p.liveDeadAccuracy), csvNumber(p.meanAbsViabilityErrorPoints), csvInt(p.registeredFixtures), csvInt(p.misplacedFixtures),
                            csvInt(p.scored), csvInt(p.errored), p.configHash])
         }
         return csvDocument(rows)
@@ -20,6 +20,7 @@ extension SweepResult {
               ("precision", jnum(p.precision)), ("recall", jnum(p.recall)), ("f1", jnum(p.f1)),
               ("tp", jint(p.detection.tp)), ("fp", jint(p.detection.fp)), ("fn", jint(p.detection.fn)),
               ("meanAbsRelCountError", jnum(p.meanAbsRelCountError)),
+              ("liveDeadAccuracy", jnum(p.liveDeadAccuracy)), ("meanAbsViabilityErrorPoints", jnum(p.meanAbsViabilityErrorPoints)),
               ("registeredFixtures", jint(p.registeredFixtures)), ("misplacedFixtures", jint(p.misplacedFixtures)),
               ("scored", jint(p.scored)), ("errored", jint(p.errored))])
     }
@@ -57,13 +58,15 @@ extension SweepResult {
             out.append("")
         }
         out.append("| " + axes.map { markdownEscape($0.key) }.joined(separator: " | ")
-                   + " | precision | recall | F1 | TP / FP / FN | count error | placed >\(RegistrationComparison.toleranceText) µm off |")
-        out.append("|" + String(repeating: " ---: |", count: axes.count + 6))
+                   + " | precision | recall | F1 | TP / FP / FN | count error | live/dead | viability error (points) "
+                   + "| placed >\(RegistrationComparison.toleranceText) µm off |")
+        out.append("|" + String(repeating: " ---: |", count: axes.count + 8))
         for p in points.prefix(RunReport.markdownListLimit * 4) {
             let placed = RegistrationComparison.summaryText(misplaced: p.misplacedFixtures, registered: p.registeredFixtures)
             out.append("| " + p.values.map { formatGateNumber($0.value) }.joined(separator: " | ")
                        + " | \(Show.fixed(p.precision)) | \(Show.fixed(p.recall)) | \(Show.fixed(p.f1)) | "
-                       + "\(p.detection.tp) / \(p.detection.fp) / \(p.detection.fn) | \(Show.percent(p.meanAbsRelCountError)) | \(placed) |")
+                       + "\(p.detection.tp) / \(p.detection.fp) / \(p.detection.fn) | \(Show.percent(p.meanAbsRelCountError)) | "
+                       + "\(Show.fixed(p.liveDeadAccuracy)) | \(Show.fixed(p.meanAbsViabilityErrorPoints, 2)) | \(placed) |")
         }
         if points.count > RunReport.markdownListLimit * 4 {
             out.append("")

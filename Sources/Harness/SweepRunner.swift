@@ -16,6 +16,12 @@ public struct SweepPoint: Sendable {
     public var f1: Double? { detection.f1 }
     /// Mean |predicted - labelled| / labelled over fixtures with labelled cells.
     public var meanAbsRelCountError: Double?
+    /// Live/dead calls of the matched cells, summed over the fixtures: what the classify keys
+    /// (`refractileContrast`, `deadDarkContrast`, the hue band ...) move, where F1 hardly does.
+    public var classes = ClassConfusion()
+    public var liveDeadAccuracy: Double? { classes.accuracy }
+    /// Mean |viability error| over fixtures with labelled cells, percentage points.
+    public var meanAbsViabilityErrorPoints: Double?
     /// Fixtures whose placement in the chamber was compared with the label's, and of them those
     /// placed more than `RegistrationComparison.toleranceUm` off, as in a run's summary.
     public var registeredFixtures: Int = 0
@@ -62,6 +68,8 @@ public struct SweepResult: Sendable {
 private struct SweepCell: Sendable {
     var detection = DetectionCounts(tp: 0, fp: 0, fn: 0)
     var absRelCountError: Double?
+    var classes = ClassConfusion()
+    var viabilityErrorPoints: Double?
     var registration: RegistrationComparison?
     var scored = false
 }
@@ -100,6 +108,8 @@ public func runSweep(_ fixtures: [RunFixture], axes: [SweepAxis], sweep: [SweepS
         points.append(SweepPoint(label: setting.label, values: setting.values, configHash: setting.config.configHash,
                                  detection: cells.reduce(DetectionCounts(tp: 0, fp: 0, fn: 0)) { $0 + $1.detection },
                                  meanAbsRelCountError: Statistics.mean(cells.compactMap(\.absRelCountError)),
+                                 classes: cells.reduce(ClassConfusion()) { $0 + $1.classes },
+                                 meanAbsViabilityErrorPoints: Statistics.mean(cells.compactMap { $0.viabilityErrorPoints?.magnitude }),
                                  registeredFixtures: placements.registered, misplacedFixtures: placements.misplaced,
                                  scored: cells.count, errored: outcomes.filter { $0[s] == nil }.count))
     }
@@ -161,6 +171,7 @@ private func sweepFixture(_ fixture: RunFixture, sweep: [SweepSetting], stages: 
         let score = scoreFixture(result: result, truth: truth, rule: settings.matchRule, countSettings: countSettings,
                                  pipelineDilution: config.dilution)
         out.append(SweepCell(detection: score.detection, absRelCountError: score.total.absRelativeError,
+                             classes: score.classes, viabilityErrorPoints: score.viabilityErrorPoints,
                              registration: score.registration, scored: true))
     }
     return .finished(out)

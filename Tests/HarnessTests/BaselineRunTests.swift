@@ -242,6 +242,31 @@ import Vision
         #expect(sweep.csv.split(whereSeparator: \.isNewline).first?.contains("registeredFixtures,misplacedFixtures") == true)
     }
 
+    /// A sweep of a live/dead key reports, per setting, the live/dead accuracy and viability
+    /// error a full run with that setting reports: what such a key moves, where F1 does not.
+    @Test func sweepReportsLiveDeadLikeARun() throws {
+        let request = try goldensRequest()
+        let prepared = try prepareDataset(request)
+        let axis = try SweepAxis.parse("minDeadSaturation=0.12,0.6")
+        let grid = try sweepSettings(base: PipelineConfig(), axes: [axis])
+        let sweep = runSweep(prepared.fixtures, axes: [axis], sweep: grid, settings: RunSettings(jobs: 2), datasetHash: prepared.contentHash)
+        #expect(sweep.resumeStage == "classify")
+        for (point, setting) in zip(sweep.points, grid) {
+            var r = request
+            r.config = setting.config
+            let full = try performRun(r).overall
+            #expect(point.classes == full.classes && point.liveDeadAccuracy == full.liveDeadAccuracy,
+                    "\(point.label): \(point.classes) against \(full.classes)")
+            #expect(point.meanAbsViabilityErrorPoints == full.meanAbsViabilityErrorPoints, "\(point.label)")
+        }
+        // A dead threshold five times the default calls some of the paler dead cells live.
+        let (usual, strict) = (try #require(sweep.points.first), try #require(sweep.points.last))
+        #expect(strict.classes.deadAsLive > usual.classes.deadAsLive, "\(usual.classes) \(strict.classes)")
+        #expect((usual.liveDeadAccuracy ?? 0) > (strict.liveDeadAccuracy ?? 1), "\(usual.classes) \(strict.classes)")
+        #expect(sweep.markdown.contains("| live/dead | viability error (points) |"))
+        #expect(sweep.csv.split(whereSeparator: \.isNewline).first?.contains("liveDeadAccuracy,meanAbsViabilityErrorPoints") == true)
+    }
+
     /// A sweep honours the fixture time limit (a fixture over it counts as errored under every
     /// setting) and a cancellation (no fixture starts; the result says it is partial).
     @Test func sweepTimeLimitAndInterruption() throws {

@@ -6,7 +6,7 @@ import Vision
 struct SweepCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sweep",
-        abstract: "Run the pipeline across parameter values and report precision/recall/F1/count error per setting.",
+        abstract: "Run the pipeline across parameter values and report precision/recall/F1/count error/live-dead accuracy per setting.",
         discussion: """
             Each PARAM is a pipeline config key (see cellqa config --print-defaults; the config \
             is flat, so keys have no dots) with START:STOP:STEP or an explicit list V1,V2,...; \
@@ -20,9 +20,10 @@ struct SweepCommand: ParsableCommand {
             re-run the pipeline per setting: the detector's duplicate removal orders peaks by \
             response, not score, so a score threshold is not a pure post-filter.
 
-            Writes sweep.csv, sweep.json and sweep.md (per-setting table with the views the \
-            grid placed more than 25 µm off the label's placement, precision-recall curve, \
-            best-F1 setting) to --out.
+            Writes sweep.csv, sweep.json and sweep.md (per-setting table with live/dead \
+            accuracy and viability error, which the classify keys move where F1 hardly does, \
+            and the views the grid placed more than 25 µm off the label's placement; \
+            precision-recall curve; best-F1 setting) to --out.
 
             SIGINT or SIGTERM: no more fixtures start; the reports cover the fixtures finished \
             (sweep.json "complete": false). A second signal exits at once.
