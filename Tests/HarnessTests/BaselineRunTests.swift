@@ -221,18 +221,28 @@ import Vision
         }
     }
 
+    /// A sweep of the Goldens along one axis (`KEY=V1,V2,...`), each setting's point beside the
+    /// overall figures of a full run with that setting.
+    private func goldensSweepBesideRuns(_ axisText: String) throws
+        -> (sweep: SweepResult, pairs: [(point: SweepPoint, run: AggregateMetrics)]) {
+        let request = try goldensRequest()
+        let prepared = try prepareDataset(request)
+        let axis = try SweepAxis.parse(axisText)
+        let grid = try sweepSettings(base: PipelineConfig(), axes: [axis])
+        let sweep = runSweep(prepared.fixtures, axes: [axis], sweep: grid, settings: RunSettings(jobs: 2), datasetHash: prepared.contentHash)
+        let pairs = try zip(sweep.points, grid).map { point, setting in
+            var r = request
+            r.config = setting.config
+            return (point: point, run: try performRun(r).overall)
+        }
+        return (sweep, pairs)
+    }
+
     /// A sweep of a grid key counts, per setting, the fixtures placed more than 25 µm off as a
     /// run with that setting does (the Goldens: 4 of 12 with the defaults), and reports it.
     @Test func sweepReportsPlacementLikeARun() throws {
-        let request = try goldensRequest()
-        let prepared = try prepareDataset(request)
-        let axis = try SweepAxis.parse("gridRegisterInView=false,true")
-        let grid = try sweepSettings(base: PipelineConfig(), axes: [axis])
-        let sweep = runSweep(prepared.fixtures, axes: [axis], sweep: grid, settings: RunSettings(jobs: 2), datasetHash: prepared.contentHash)
-        for (point, setting) in zip(sweep.points, grid) {
-            var r = request
-            r.config = setting.config
-            let full = try performRun(r).overall
+        let (sweep, pairs) = try goldensSweepBesideRuns("gridRegisterInView=false,true")
+        for (point, full) in pairs {
             #expect(point.registeredFixtures == full.registeredFixtures && point.misplacedFixtures == full.misplacedFixtures,
                     "\(point.label): \(point.misplacedFixtures) of \(point.registeredFixtures)")
         }
@@ -245,16 +255,9 @@ import Vision
     /// A sweep of a live/dead key reports, per setting, the live/dead accuracy and viability
     /// error a full run with that setting reports: what such a key moves, where F1 does not.
     @Test func sweepReportsLiveDeadLikeARun() throws {
-        let request = try goldensRequest()
-        let prepared = try prepareDataset(request)
-        let axis = try SweepAxis.parse("minDeadSaturation=0.12,0.6")
-        let grid = try sweepSettings(base: PipelineConfig(), axes: [axis])
-        let sweep = runSweep(prepared.fixtures, axes: [axis], sweep: grid, settings: RunSettings(jobs: 2), datasetHash: prepared.contentHash)
+        let (sweep, pairs) = try goldensSweepBesideRuns("minDeadSaturation=0.12,0.6")
         #expect(sweep.resumeStage == "classify")
-        for (point, setting) in zip(sweep.points, grid) {
-            var r = request
-            r.config = setting.config
-            let full = try performRun(r).overall
+        for (point, full) in pairs {
             #expect(point.classes == full.classes && point.liveDeadAccuracy == full.liveDeadAccuracy,
                     "\(point.label): \(point.classes) against \(full.classes)")
             #expect(point.meanAbsViabilityErrorPoints == full.meanAbsViabilityErrorPoints, "\(point.label)")
