@@ -4,12 +4,14 @@ import JSON
 extension SweepResult {
     public var csv: String {
         var rows = [axes.map(\.key) + ["precision", "recall", "f1", "tp", "fp", "fn", "meanAbsRelCountError",
-                                       "liveDeadAccuracy", "meanAbsViabilityErrorPoints", "registeredFixtures", "misplacedFixtures", "scored", "errored", "configHash"]]
+                                       "liveDeadAccuracy", "meanAbsViabilityErrorPoints",
+                                       "registeredFixtures", "misplacedFixtures", "scored", "errored", "configHash"]]
         for p in points {
             rows.append(p.values.map { csvNumber($0.value) }
                         + [csvNumber(p.precision), csvNumber(p.recall), csvNumber(p.f1), csvInt(p.detection.tp),
                            csvInt(p.detection.fp), csvInt(p.detection.fn), csvNumber(p.meanAbsRelCountError),
-                           csvNumber(p.liveDeadAccuracy), csvNumber(p.meanAbsViabilityErrorPoints), csvInt(p.registeredFixtures), csvInt(p.misplacedFixtures),
+                           csvNumber(p.liveDeadAccuracy), csvNumber(p.meanAbsViabilityErrorPoints),
+                           csvInt(p.registeredFixtures), csvInt(p.misplacedFixtures),
                            csvInt(p.scored), csvInt(p.errored), p.configHash])
         }
         return csvDocument(rows)
