@@ -36,6 +36,7 @@ extension SweepResult {
             ("complete", .bool(complete)), ("fixturesRun", jint(fixturesRun)),
             ("interruption", interruption.map { .string($0.name) } ?? .null),
             ("best", bestF1.map(pointJSON) ?? .null),
+            ("bestLiveDead", bestLiveDead.map(pointJSON) ?? .null),
             ("points", .array(points.map(pointJSON))),
             ("precisionRecallCurve", .array(precisionRecallCurve.map { c in
                 jobj([("recall", jnum(c.recall)), ("precision", jnum(c.precision)), ("setting", .string(c.label))])
@@ -57,6 +58,11 @@ extension SweepResult {
         if let best = bestF1 {
             out.append("**Best F1: \(Show.fixed(best.f1)) at `\(markdownCode(best.label))`** (precision \(Show.fixed(best.precision)), "
                        + "recall \(Show.fixed(best.recall)), count error \(Show.percent(best.meanAbsRelCountError)))")
+            out.append("")
+        }
+        if let best = bestLiveDead {
+            out.append("**Best live/dead accuracy: \(Show.fixed(best.liveDeadAccuracy)) at `\(markdownCode(best.label))`** "
+                       + "(viability error \(Show.fixed(best.meanAbsViabilityErrorPoints, 2)) points, F1 \(Show.fixed(best.f1)))")
             out.append("")
         }
         out.append("| " + axes.map { markdownEscape($0.key) }.joined(separator: " | ")

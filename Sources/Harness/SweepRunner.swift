@@ -57,6 +57,22 @@ public struct SweepResult: Sendable {
         }?.element
     }
 
+    /// The point with the highest live/dead accuracy (ties: the lower viability error, then the
+    /// earlier setting), when the settings' accuracies differ: the sweep of a classify key, whose
+    /// best F1 says little. Nil when every setting calls the cells alike or none has matched cells.
+    public var bestLiveDead: SweepPoint? {
+        let accuracies = Set(points.compactMap(\.liveDeadAccuracy))
+        guard accuracies.count > 1 else { return nil }
+        return points.enumerated().max { x, y in
+            let (a, b) = (x.element, y.element)
+            if (a.liveDeadAccuracy ?? -1) != (b.liveDeadAccuracy ?? -1) { return (a.liveDeadAccuracy ?? -1) < (b.liveDeadAccuracy ?? -1) }
+            if (a.meanAbsViabilityErrorPoints ?? .infinity) != (b.meanAbsViabilityErrorPoints ?? .infinity) {
+                return (a.meanAbsViabilityErrorPoints ?? .infinity) > (b.meanAbsViabilityErrorPoints ?? .infinity)
+            }
+            return x.offset > y.offset
+        }?.element
+    }
+
     /// The precision-recall curve: points with both defined, by increasing recall (then precision).
     public var precisionRecallCurve: [(recall: Double, precision: Double, label: String)] {
         points.compactMap { p in p.recall.flatMap { r in p.precision.map { (r, $0, p.label) } } }

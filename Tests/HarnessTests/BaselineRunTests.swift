@@ -266,8 +266,27 @@ import Vision
         let (usual, strict) = (try #require(sweep.points.first), try #require(sweep.points.last))
         #expect(strict.classes.deadAsLive > usual.classes.deadAsLive, "\(usual.classes) \(strict.classes)")
         #expect((usual.liveDeadAccuracy ?? 0) > (strict.liveDeadAccuracy ?? 1), "\(usual.classes) \(strict.classes)")
-        #expect(sweep.markdown.contains("| live/dead | viability error (points) |"))
+        #expect(sweep.bestLiveDead?.label == usual.label)
+        #expect(sweep.markdown.contains("**Best live/dead accuracy: ") && sweep.markdown.contains("| live/dead | viability error (points) |"))
         #expect(sweep.csv.split(whereSeparator: \.isNewline).first?.contains("liveDeadAccuracy,meanAbsViabilityErrorPoints") == true)
+    }
+
+    /// The live/dead headline names the most accurate setting (ties: the smaller viability
+    /// error, then the earlier setting), and is absent where every setting calls alike.
+    @Test func bestLiveDeadSetting() {
+        func point(_ label: String, _ correct: Int, viability: Double) -> SweepPoint {
+            SweepPoint(label: label, values: [], configHash: label, detection: DetectionCounts(tp: 10, fp: 0, fn: 0),
+                       classes: ClassConfusion(liveAsLive: correct, deadAsLive: 10 - correct), meanAbsViabilityErrorPoints: viability,
+                       scored: 1, errored: 0)
+        }
+        func sweep(_ points: [SweepPoint]) -> SweepResult {
+            SweepResult(axes: [], points: points, resumeStage: "classify", fixtures: 1, datasetHash: "", wallSeconds: 0)
+        }
+        #expect(sweep([point("a", 8, viability: 3), point("b", 9, viability: 5), point("c", 7, viability: 1)]).bestLiveDead?.label == "b")
+        #expect(sweep([point("a", 9, viability: 3), point("b", 9, viability: 2), point("c", 9, viability: 2)]).bestLiveDead == nil)
+        #expect(sweep([point("a", 8, viability: 3), point("b", 9, viability: 2), point("c", 9, viability: 2)]).bestLiveDead?.label == "b")
+        let alike = sweep([point("a", 9, viability: 3), point("b", 9, viability: 3)])
+        #expect(alike.bestLiveDead == nil && !alike.markdown.contains("Best live/dead"))
     }
 
     /// A sweep honours the fixture time limit (a fixture over it counts as errored under every

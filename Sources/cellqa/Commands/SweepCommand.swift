@@ -23,7 +23,8 @@ struct SweepCommand: ParsableCommand {
             Writes sweep.csv, sweep.json and sweep.md (per-setting table with live/dead \
             accuracy and viability error, which the classify keys move where F1 hardly does, \
             and the views the grid placed more than 25 µm off the label's placement; \
-            precision-recall curve; best-F1 setting) to --out.
+            precision-recall curve; best-F1 setting, and the best live/dead setting where \
+            the settings' calls differ) to --out.
 
             SIGINT or SIGTERM: no more fixtures start; the reports cover the fixtures finished \
             (sweep.json "complete": false). A second signal exits at once.
@@ -105,6 +106,10 @@ struct SweepCommand: ParsableCommand {
             if let best = result.bestF1 {
                 print("best F1 \(String(format: "%.4f", best.f1 ?? 0)) at \(best.label) "
                       + "(precision \(String(format: "%.4f", best.precision ?? 0)), recall \(String(format: "%.4f", best.recall ?? 0)))")
+            }
+            if let best = result.bestLiveDead {
+                print("best live/dead accuracy \(String(format: "%.4f", best.liveDeadAccuracy ?? 0)) at \(best.label) "
+                      + "(viability error \(String(format: "%.2f", best.meanAbsViabilityErrorPoints ?? 0)) points)")
             }
             print("\(result.points.count) settings in \(String(format: "%.1f", result.wallSeconds)) s (resumed at \(result.resumeStage)); "
                   + "sweep.csv, sweep.json, sweep.md in \(out)/")
