@@ -37,7 +37,7 @@ extension RunReport {
             ("precision (micro)", Show.fixed(m.precision)), ("recall (micro)", Show.fixed(m.recall)),
             ("F1 (micro)", Show.fixed(m.f1)), ("F1 (macro)", Show.fixed(m.macroF1)),
             ("TP / FP / FN", "\(m.detection.tp) / \(m.detection.fp) / \(m.detection.fn)"),
-            ("live/dead accuracy", Show.fixed(m.liveDeadAccuracy)),
+            ("live/dead accuracy", Show.fixed(m.liveDeadAccuracy) + liveDeadMistakes(m.classes)),
             ("mean abs. rel. count error", Show.percent(m.meanAbsRelCountError)),
             ("mean abs. viability error (points)", Show.fixed(m.meanAbsViabilityErrorPoints, 2)),
             ("mean abs. rel. concentration error", Show.percent(m.meanAbsRelConcentrationError)),
@@ -177,4 +177,11 @@ func markdownCode(_ s: String) -> String {
 /// At most `limit` characters, with an ellipsis when cut.
 func clip(_ s: String, _ limit: Int) -> String {
     s.count <= limit ? s : String(s.prefix(limit)) + "…"
+}
+
+/// Which way the live/dead calls went wrong, for the accuracy's row: " (of N matched: dead
+/// called live A, live called dead B)", or nothing when no matched cell has a known class.
+/// A folder's `refractileContrast` or `minDeadSaturation` moves one count against the other.
+func liveDeadMistakes(_ c: ClassConfusion) -> String {
+    c.known > 0 ? " (of \(c.known) matched: dead called live \(c.deadAsLive), live called dead \(c.liveAsDead))" : ""
 }

@@ -160,6 +160,14 @@ struct ReportTests {
         #expect(!markdown([outcome("d.png", [])]).contains("Quality flags"))
     }
 
+    /// The summary's live/dead row says which way the calls went wrong, which the accuracy alone
+    /// does not (a folder's thresholds trade one count for the other).
+    @Test func liveDeadRowNamesTheMistakes() {
+        #expect(liveDeadMistakes(ClassConfusion(liveAsLive: 5, liveAsDead: 1, deadAsLive: 2, deadAsDead: 3))
+                == " (of 11 matched: dead called live 2, live called dead 1)")
+        #expect(liveDeadMistakes(ClassConfusion()) == "")
+    }
+
     @Test func validatorFindsViolations() throws {
         let validator = try loadSchema()
         #expect(!validator.validate(.object(JSONObject())).isEmpty)
