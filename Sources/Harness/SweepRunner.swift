@@ -46,29 +46,24 @@ public struct SweepResult: Sendable {
     public var complete: Bool { interruption == nil }
 
     /// The point with the highest F1 (ties: the lower count error, then the earlier setting).
-    public var bestF1: SweepPoint? {
-        points.enumerated().max { x, y in
-            let (a, b) = (x.element, y.element)
-            if (a.f1 ?? -1) != (b.f1 ?? -1) { return (a.f1 ?? -1) < (b.f1 ?? -1) }
-            if (a.meanAbsRelCountError ?? .infinity) != (b.meanAbsRelCountError ?? .infinity) {
-                return (a.meanAbsRelCountError ?? .infinity) > (b.meanAbsRelCountError ?? .infinity)
-            }
-            return x.offset > y.offset
-        }?.element
-    }
+    public var bestF1: SweepPoint? { best(by: \.f1, thenLowest: \.meanAbsRelCountError) }
 
     /// The point with the highest live/dead accuracy (ties: the lower viability error, then the
     /// earlier setting), when the settings' accuracies differ: the sweep of a classify key, whose
     /// best F1 says little. Nil when every setting calls the cells alike or none has matched cells.
     public var bestLiveDead: SweepPoint? {
-        let accuracies = Set(points.compactMap(\.liveDeadAccuracy))
-        guard accuracies.count > 1 else { return nil }
-        return points.enumerated().max { x, y in
-            let (a, b) = (x.element, y.element)
-            if (a.liveDeadAccuracy ?? -1) != (b.liveDeadAccuracy ?? -1) { return (a.liveDeadAccuracy ?? -1) < (b.liveDeadAccuracy ?? -1) }
-            if (a.meanAbsViabilityErrorPoints ?? .infinity) != (b.meanAbsViabilityErrorPoints ?? .infinity) {
-                return (a.meanAbsViabilityErrorPoints ?? .infinity) > (b.meanAbsViabilityErrorPoints ?? .infinity)
-            }
+        guard Set(points.compactMap(\.liveDeadAccuracy)).count > 1 else { return nil }
+        return best(by: \.liveDeadAccuracy, thenLowest: \.meanAbsViabilityErrorPoints)
+    }
+
+    /// The point with the highest `figure` (undefined lowest), ties broken by the lowest
+    /// `tieBreak` (undefined highest), then by the earlier setting.
+    private func best(by figure: (SweepPoint) -> Double?, thenLowest tieBreak: (SweepPoint) -> Double?) -> SweepPoint? {
+        points.enumerated().max { x, y in
+            let (a, b) = (figure(x.element) ?? -1, figure(y.element) ?? -1)
+            if a != b { return a < b }
+            let (c, d) = (tieBreak(x.element) ?? .infinity, tieBreak(y.element) ?? .infinity)
+            if c != d { return c > d }
             return x.offset > y.offset
         }?.element
     }
