@@ -41,6 +41,10 @@ func loadSchema() throws -> SchemaValidator {
 
 @Suite("Reports")
 struct ReportTests {
+    /// Provenance for reports built in memory, whose figures the tests read, not its fields.
+    static let provenance = RunProvenance(toolVersion: "t", configHash: "c", acceptanceHash: "a", datasetRoot: "r",
+                                          labelsRoot: nil, datasetHash: "h", startTime: "s",
+                                          machine: MachineFacts(cores: 1, cpuModel: "c", os: "o", kernel: "k"))
     @Test func reportFilesParseBackAndValidate() throws {
         let d = try TestDataset.standard(name: "reports")
         defer { d.remove() }
@@ -111,11 +115,8 @@ struct ReportTests {
                                      status: .scored, result: result, score: scoreFixture(result: result, truth: blankTruth),
                                      truth: blankTruth)
         let run = RunResult(outcomes: [outcome], wallSeconds: 1, jobs: 1, repeats: 1, peakRSSBytes: 0)
-        let provenance = RunProvenance(toolVersion: "t", configHash: "c", acceptanceHash: "a", datasetRoot: "r",
-                                       labelsRoot: nil, datasetHash: "h", startTime: "s",
-                                       machine: MachineFacts(cores: 1, cpuModel: "c", os: "o", kernel: "k"))
         func counts(_ acceptance: Acceptance) -> JUnitCounter {
-            let xml = RunReport(run: run, acceptance: acceptance, provenance: provenance).junitXML
+            let xml = RunReport(run: run, acceptance: acceptance, provenance: Self.provenance).junitXML
             let counter = JUnitCounter()
             let parser = XMLParser(data: Data(xml.utf8))
             parser.delegate = counter
@@ -130,7 +131,7 @@ struct ReportTests {
         let lenient = counts(Acceptance(limits: GateLimits(minPrecision: 0.5)))
         #expect(lenient.testcases == 1 + 1 && lenient.failures == 1)
         #expect(lenient.classnames == ["sub", "gates"])
-        let md = RunReport(run: run, acceptance: Acceptance(), provenance: provenance).markdown
+        let md = RunReport(run: run, acceptance: Acceptance(), provenance: Self.provenance).markdown
         #expect(md.contains("- `sub/b.png`: total count 2, expected [any, 0]"))
         #expect(md.contains("- `sub/b.png`: 2 detections on a blank control"))
     }
@@ -145,12 +146,9 @@ struct ReportTests {
             return FixtureOutcome(fixture: RunFixture(id: path, path: path, imagePath: nil, labelPath: nil, group: ""),
                                   status: .unlabelled, result: result, score: nil, truth: nil)
         }
-        let provenance = RunProvenance(toolVersion: "t", configHash: "c", acceptanceHash: "a", datasetRoot: "r",
-                                       labelsRoot: nil, datasetHash: "h", startTime: "s",
-                                       machine: MachineFacts(cores: 1, cpuModel: "c", os: "o", kernel: "k"))
         func markdown(_ outcomes: [FixtureOutcome]) -> String {
             let run = RunResult(outcomes: outcomes, wallSeconds: 1, jobs: 1, repeats: 1, peakRSSBytes: 0)
-            return RunReport(run: run, acceptance: Acceptance(), provenance: provenance).markdown
+            return RunReport(run: run, acceptance: Acceptance(), provenance: Self.provenance).markdown
         }
         let md = markdown([outcome("a.png", ["no-grid", "glare"]), outcome("b.png", ["calibration-implausible"]),
                            outcome("c.png", ["glare"]), outcome("d.png", [])])
