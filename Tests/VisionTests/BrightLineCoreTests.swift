@@ -41,12 +41,15 @@ struct BrightLineCoreTests {
     /// A monochrome sparse view of the fifth generator (`bright-line-cores.jpg`) whose
     /// lines are bright between dark flanks: where the rule drops detections at their
     /// crossings, image pixels.
+    /// (26 until the fifty-fourth session: the triple lines measured to their outer strokes'
+    /// edges, `outerExtent`, widen the triple crossings' core, which drops six of them first,
+    /// at (961.8, 178.4), (1637.7, 502.2), (634.5, 522.5), (658.0, 523.7), (1286.2, 525.0) and
+    /// (654.0, 853.9).)
     static let crossings: [(Double, Double)] = [
-        (1134.6, 110.0), (1538.0, 110.9), (1376.8, 110.9), (961.8, 178.4), (1458.2, 203.0), (811.0, 269.1),
+        (1134.6, 110.0), (1538.0, 110.9), (1376.8, 110.9), (1458.2, 203.0), (811.0, 269.1),
         (1134.2, 269.2), (970.9, 269.6), (1540.2, 270.2), (1053.2, 270.5), (1378.6, 270.9), (1702.9, 271.1),
-        (1216.9, 351.0), (1786.9, 352.1), (810.2, 430.1), (728.8, 431.0), (1870.8, 433.0), (1637.7, 502.2),
-        (634.5, 522.5), (658.0, 523.7), (1286.2, 525.0), (1543.8, 525.8), (890.0, 593.9), (1709.1, 596.0),
-        (654.0, 853.9), (1801.6, 928.2),
+        (1216.9, 351.0), (1786.9, 352.1), (810.2, 430.1), (728.8, 431.0), (1870.8, 433.0),
+        (1543.8, 525.8), (890.0, 593.9), (1709.1, 596.0), (1801.6, 928.2),
     ]
 
     /// (With the noise rule of the ruling copies off: it drops 17 of these crossings by

@@ -31,12 +31,13 @@ struct PerspectiveTests {
     /// width in pixels. `drawn`: whether the line whose middle lies at the first chamber
     /// coordinate (µm) is drawn at the second, along it (within its extent).
     static func view(map: [Double], tripleOffsetUm: Double = NeubauerGeometry.tripleLineOffsetUm,
-                     umPerPixel: Double = 1.1, seed: UInt64 = 42,
+                     outerStrokeWeight: Double = 1, umPerPixel: Double = 1.1, seed: UInt64 = 42,
                      drawn: (_ middleUm: Double, _ alongUm: Double) -> Bool = { _, _ in true }) -> Image {
         let (width, height) = (960, 720)
         let strokes = NeubauerGeometry.rulingLines().flatMap { line in
             (line.style == .triple ? [-tripleOffsetUm, 0, tripleOffsetUm] : [0]).map {
-                (position: line.positionUm + $0, middle: line.positionUm, from: line.extentStartUm, to: line.extentEndUm)
+                (position: line.positionUm + $0, middle: line.positionUm, from: line.extentStartUm, to: line.extentEndUm,
+                 weight: $0 == 0 ? 1 : outerStrokeWeight)
             }
         }
         var random = TestSequence(state: seed)
@@ -47,8 +48,8 @@ struct PerspectiveTests {
                 var cover = 0.0
                 for stroke in strokes {
                     func along(_ t: Double) -> Bool { t >= stroke.from && t <= stroke.to && drawn(stroke.middle, t) }
-                    if along(v) { cover = max(cover, min(1, max(0, 1.5 - abs(u - stroke.position) / umPerPixel))) }
-                    if along(u) { cover = max(cover, min(1, max(0, 1.5 - abs(v - stroke.position) / umPerPixel))) }
+                    if along(v) { cover = max(cover, stroke.weight * min(1, max(0, 1.5 - abs(u - stroke.position) / umPerPixel))) }
+                    if along(u) { cover = max(cover, stroke.weight * min(1, max(0, 1.5 - abs(v - stroke.position) / umPerPixel))) }
                 }
                 let grey = 0.8 * (1 - 0.45 * cover) + 0.02 * (random.next() - 0.5)
                 let value = UInt8(max(0, min(255, (grey * 255).rounded())))
@@ -130,6 +131,33 @@ struct PerspectiveTests {
         var off = PipelineConfig()
         off.tripleWidthMeasured = false
         #expect(try Self.gridFrame(Self.view(map: truth), config: off).grid?.tripleHalfWidthUm == nil)
+    }
+
+    /// Heavy triple lines, strokes 8 µm either side of the middle and the outer ones half as dark
+    /// (the box that merges a 5 µm triple's strokes leaves dips between these, and its half-peak
+    /// run stops short of the outer ones): measured to the outer strokes' edges, so that the
+    /// crossing's core reaches the little squares between them.
+    @Test func heavyTripleLinesAreMeasuredToTheirOuterStrokes() throws {
+        let truth = Self.truth(tilt: (0, 0))
+        let frame = try Self.gridFrame(Self.view(map: truth, tripleOffsetUm: 8, outerStrokeWeight: 0.5))
+        let width = try #require(tripleLineHalfWidth(frame.flat, imageToChamber: truth, scale: frame.scale))
+        // The outer strokes' middles at 8 µm, dark to 0.55 µm past them, fading 1.1 µm further.
+        #expect(width > 8.5 && width < 11, "\(width)")
+    }
+
+    /// Where a profile first and last stands a share of the way up its range: the weaker outer
+    /// strokes of a heavy triple line count; an extent reaching the profile's end, or a flat
+    /// profile, gives none.
+    @Test func theOuterExtentReachesTheWeakerOuterStrokes() throws {
+        let heavy: [Double] = [0, 0, 0.5, 0.1, 0.2, 1, 0.2, 0.1, 0.5, 0, 0]
+        let extent = try #require(outerExtent(heavy, share: 0.3))
+        #expect(abs(extent.start - 1.6) < 1e-9 && abs(extent.end - 8.4) < 1e-9, "\(extent)")
+        // The half-peak run sees only the middle stroke.
+        let run = try #require(halfPeakRun(heavy, peak: 5, floor: 0))
+        #expect(run.end - run.start < 2)
+        #expect(outerExtent([0.5, 0, 1, 0, 0], share: 0.3) == nil)
+        #expect(outerExtent([0, 0, 1, 0, 0.4], share: 0.3) == nil)
+        #expect(outerExtent([0.2, 0.2, 0.2], share: 0.3) == nil)
     }
 
     /// The middle of a profile's run above half its peak: three strokes' peaks give their

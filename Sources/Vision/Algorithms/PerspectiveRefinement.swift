@@ -9,7 +9,8 @@ struct LineSighting: Sendable, Equatable {
     var chamber: Double
     var axis: Int
     /// A triple line's half width as seen, µm: half its profile's run above half the peak
-    /// (`halfPeakRun`); nil for a single line, or where the run's ends were not seen.
+    /// (`halfPeakRun`), or half its outer extent (`outerExtent`) where that is wider; nil for a
+    /// single line, or where the run's ends were not seen.
     var halfWidthUm: Double? = nil
 }
 
@@ -141,7 +142,8 @@ private func chamber(_ m: [Double], axis: Int, x: Double, y: Double) -> Double? 
 /// long, after a box of `smoothing` pixels; nil when the stretch leaves the plane, the peak lies
 /// at the search's end, or stands less than 0.02 above the profile's median (no line there).
 /// With a box (a triple line), the middle of the run above half the peak instead, and half
-/// that run's width (image pixels; nil when the run reaches the profile's ends).
+/// that run's width or of the line's outer extent, the wider (image pixels; nil when the run
+/// reaches the profile's ends).
 private func linePeak(_ flat: Plane, scale: WorkingScale, at p: (x: Double, y: Double), normal n: (x: Double, y: Double),
                       reach: Double, smoothing: Double, length: Double) -> (offset: Double, halfWidth: Double?)? {
     // One working pixel a step across, three along: the stretch's mean is what locates.
@@ -188,7 +190,10 @@ private func linePeak(_ flat: Plane, scale: WorkingScale, at p: (x: Double, y: D
     // Halfway up from the profile's lowest point: a heavy triple line fills much of the
     // search, and its median lies on the line.
     if smoothing > 0, let run = halfPeakRun(smoothed, peak: best, floor: smoothed.min()!) {
-        return ((0.5 * (run.start + run.end) - Double(count)) * step, 0.5 * (run.end - run.start) * step)
+        // Its half width: the run's, or where heavy strokes lie further out than the box's
+        // half-peak run reaches (the outer ones often the weaker), their outer edges.
+        let extent = outerExtent(profile, share: tripleExtentShare).map { 0.5 * ($0.end - $0.start) } ?? 0
+        return ((0.5 * (run.start + run.end) - Double(count)) * step, max(0.5 * (run.end - run.start), extent) * step)
     }
     // Sub-sample peak: the parabola through the peak and its neighbours.
     let fraction = parabolaMaximumOffset(smoothed[best - 1], smoothed[best], smoothed[best + 1])
@@ -212,6 +217,25 @@ func halfPeakRun(_ profile: [Double], peak: Int, floor: Double) -> (start: Doubl
     let right = Double(hi) + (profile[hi] - level) / (profile[hi] - profile[hi + 1])
     return (left, right)
 }
+
+/// Where a contrast profile first and last stands `share` of the way up from its lowest to its
+/// highest sample, in samples, each end placed between samples by linear interpolation; nil
+/// when either end lies on the profile's first or last sample (the extent runs past it) or the
+/// profile is flat.
+func outerExtent(_ profile: [Double], share: Double) -> (start: Double, end: Double)? {
+    guard let low = profile.min(), let high = profile.max(), high > low else { return nil }
+    let level = low + share * (high - low)
+    guard let first = profile.firstIndex(where: { $0 > level }), let last = profile.lastIndex(where: { $0 > level }),
+          first > 0, last < profile.count - 1 else { return nil }
+    let start = Double(first) - (profile[first] - level) / (profile[first] - profile[first - 1])
+    let end = Double(last) + (profile[last] - level) / (profile[last] - profile[last + 1])
+    return (start, end)
+}
+
+/// The share of a triple line's contrast range (`outerExtent`) at which its outer edges are
+/// placed: low enough that a heavy line's weaker outer strokes count, above the noise of a
+/// profile averaged along a stretch of line.
+let tripleExtentShare = 0.3
 
 /// Half the width of the ruling's triple lines as the view shows them, µm: the median of
 /// `LineSighting.halfWidthUm` over the triple lines seen near where `imageToChamber` puts
