@@ -16,3 +16,21 @@ public enum StageClock {
         return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
 }
+
+/// Laps through one stage: each `lap(_:)` records the time since the previous lap (or since
+/// the clock was made) as one step of the stage. A long stage tells where its time goes this
+/// way (`PipelineResult.steps`); laps cost two clock reads each.
+struct StepClock {
+    let stage: String
+    private(set) var steps: [StepTiming] = []
+    private var wall = StageClock.wall(), cpu = StageClock.threadCPU()
+
+    init(stage: String) { self.stage = stage }
+
+    mutating func lap(_ step: String) {
+        let wallNow = StageClock.wall(), cpuNow = StageClock.threadCPU()
+        steps.append(StepTiming(stage: stage, step: step, wallSeconds: wallNow - wall, cpuSeconds: cpuNow - cpu))
+        wall = wallNow
+        cpu = cpuNow
+    }
+}

@@ -110,6 +110,8 @@ public struct Frame: Sendable {
     public var glareRatio: Double = 0
     public var isGreyscale = false
     public var flags: [String] = []
+    /// The timed steps of the stages run so far (`StepClock`).
+    public var steps: [StepTiming] = []
     /// Candidates near a few points, step by step (`Pipeline.explain`); nil on ordinary runs.
     public var trace: CandidateTrace?
 

@@ -55,7 +55,8 @@ public struct Pipeline: Sendable {
         for f in count.flags where !flags.contains(f) { flags.append(f) }
         return PipelineResult(width: image.width, height: image.height, detections: frame.detections,
                               grid: frame.grid?.result, count: count, focusScore: frame.focusScore,
-                              glareRatio: frame.glareRatio, flags: flags, timings: timings, umPerPixel: frame.umPerPixel)
+                              glareRatio: frame.glareRatio, flags: flags, timings: timings, steps: frame.steps,
+                              umPerPixel: frame.umPerPixel)
     }
 }
 

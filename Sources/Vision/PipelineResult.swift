@@ -50,6 +50,23 @@ public struct StageTiming: Sendable, Equatable {
     }
 }
 
+/// One step inside a stage (the candidates stage's detector, its centre vote...). A stage's steps
+/// follow each other without gaps from the stage's start, in the order they ran, so they add
+/// up to the stage's time but for its last bookkeeping; a step that did not run on an image (a
+/// filter that does not apply, a fallback the grid search did not need) is absent.
+public struct StepTiming: Sendable, Equatable {
+    public var stage: String
+    public var step: String
+    public var wallSeconds: Double
+    public var cpuSeconds: Double
+    public init(stage: String, step: String, wallSeconds: Double, cpuSeconds: Double) {
+        self.stage = stage
+        self.step = step
+        self.wallSeconds = wallSeconds
+        self.cpuSeconds = cpuSeconds
+    }
+}
+
 /// The counting chamber's ruling as found in the image.
 public struct GridResult: Sendable, Equatable {
     /// Corners of the counting area (image pixels), clockwise from top-left. They may lie
@@ -89,10 +106,12 @@ public struct PipelineResult: Sendable, Equatable {
     public var flags: [String]
     /// One entry per stage, in pipeline order.
     public var timings: [StageTiming]
+    /// The steps of the stages that time theirs (`grid`, `candidates`), in the order they ran.
+    public var steps: [StepTiming]
 
     public init(width: Int, height: Int, detections: [Detection], grid: GridResult?, count: ChamberCount,
                 focusScore: Double, glareRatio: Double, flags: [String], timings: [StageTiming],
-                umPerPixel: Double? = nil) {
+                steps: [StepTiming] = [], umPerPixel: Double? = nil) {
         self.width = width
         self.height = height
         self.detections = detections
@@ -104,5 +123,6 @@ public struct PipelineResult: Sendable, Equatable {
         self.glareRatio = glareRatio
         self.flags = flags
         self.timings = timings
+        self.steps = steps
     }
 }

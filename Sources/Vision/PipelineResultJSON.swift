@@ -2,9 +2,9 @@ import JSON
 import Hemocytometer
 
 extension PipelineResult {
-    /// The result as JSON: detections, counts, calibration, quality and stage timings.
-    /// Numbers are rounded (0.01 px, 1e-4 score/confidence, microseconds) so that output is
-    /// stable and readable.
+    /// The result as JSON: detections, counts, calibration, quality, stage timings and the timed
+    /// steps inside stages. Numbers are rounded (0.01 px, 1e-4 score/confidence, microseconds)
+    /// so that output is stable and readable.
     public var jsonValue: JSONValue {
         func round(_ v: Double, _ digits: Double) -> JSONValue {
             guard v.isFinite else { return .null }
@@ -43,6 +43,10 @@ extension PipelineResult {
         object.set("flags", .array(flags.map { .string($0) }))
         object.set("timings", .array(timings.map { t in
             .object(["stage": .string(t.name), "wallMs": round(t.wallSeconds * 1000, 1000),
+                     "cpuMs": round(t.cpuSeconds * 1000, 1000)])
+        }))
+        object.set("steps", .array(steps.map { t in
+            .object(["stage": .string(t.stage), "step": .string(t.step), "wallMs": round(t.wallSeconds * 1000, 1000),
                      "cpuMs": round(t.cpuSeconds * 1000, 1000)])
         }))
         object.set("detections", .array(detections.map { d in

@@ -13,6 +13,13 @@ struct BenchPipelineTests {
         for stage in ["normalize", "illumination", "grid", "candidates", "classify", "nms", "count", "total"] {
             #expect(lines.contains { $0.hasPrefix(stage + " ") }, "no \(stage) line")
         }
+        // The candidates stage's steps, indented under it, before the next stage.
+        let candidates = try #require(lines.firstIndex { $0.hasPrefix("candidates ") })
+        let classify = try #require(lines.firstIndex { $0.hasPrefix("classify ") })
+        let steps = lines[(candidates + 1)..<classify]
+        #expect(steps.contains { $0.hasPrefix("  detector ") } && steps.contains { $0.hasPrefix("  centre vote ") },
+                "\(steps)")
+        #expect(steps.allSatisfy { $0.hasPrefix("  ") })
         let reference = try #require(lines.first { $0.hasPrefix("reference: PNG decode of the same images") })
         let ratio = try #require(reference.split(separator: "=").last?.split(separator: "x").first)
         let value = try #require(Double(ratio.trimmingCharacters(in: .whitespaces)))

@@ -22,6 +22,47 @@ struct PipelineTests {
         #expect(result.timings.allSatisfy { $0.wallSeconds >= 0 && $0.cpuSeconds >= 0 })
     }
 
+    /// The grid and candidates stages time their steps: in the order they ran, named as the
+    /// candidate trace names them, laid end to end inside their stage (so they never add up to
+    /// more than it); the grid's fallbacks appear only on a view where they ran.
+    @Test func theLongStagesTimeTheirStepsInOrderWithinTheirStage() throws {
+        var canvas = Canvas(width: 320, height: 240)
+        canvas.grid(spacing: 80, angle: 0.04, lineWidth: 2, darkness: 0.55)
+        for (x, y) in [(45.0, 50.0), (130, 60), (200, 150)] { canvas.liveCell(x: x, y: y, r: 8) }
+        let ruled = try Pipeline(config: Self.config).run(canvas.image(noise: 0.01))
+        #expect(ruled.grid != nil)
+        let candidateOrder = ["maps", "detector", "pre-vote rim filter", "centre seeds", "core seeds", "centre vote",
+                              "boundary test", "boundary size", "line crossings", "triple-line crossings",
+                              "ruling windows", "stroke gaps", "rim circle", "ruling copies"]
+        let candidateSteps = ruled.steps.filter { $0.stage == "candidates" }.map(\.step)
+        #expect(Array(candidateSteps.prefix(3)) == ["maps", "detector", "pre-vote rim filter"])
+        #expect(candidateSteps.contains("centre vote") && candidateSteps.contains("boundary test"))
+        let positions = candidateSteps.compactMap { candidateOrder.firstIndex(of: $0) }
+        #expect(positions.count == candidateSteps.count && positions == positions.sorted(), "\(candidateSteps)")
+        let gridSteps = ruled.steps.filter { $0.stage == "grid" }.map(\.step)
+        #expect(gridSteps.first == "line search" && gridSteps.contains("registration"), "\(gridSteps)")
+        #expect(!gridSteps.contains("keystone fallback") && !gridSteps.contains("residue fallback"))
+        #expect(ruled.steps.allSatisfy { $0.wallSeconds >= 0 && $0.cpuSeconds >= 0 })
+        for stage in ruled.timings where stage.name == "grid" || stage.name == "candidates" {
+            let steps = ruled.steps.filter { $0.stage == stage.name }
+            #expect(steps.reduce(0) { $0 + $1.wallSeconds } <= stage.wallSeconds, "\(stage.name)")
+        }
+        // `cellqa count --json` gives them as "steps", in the same order.
+        guard case .array(let json)? = ruled.jsonValue["steps"] else {
+            Issue.record("no steps in the result's JSON")
+            return
+        }
+        #expect(json.count == ruled.steps.count)
+        #expect(json.first?["stage"] == .string("grid") && json.first?["step"] == .string("line search"))
+        #expect(json.allSatisfy { $0["wallMs"] != nil && $0["cpuMs"] != nil })
+        // A view without a ruling: the search's fallbacks ran, and nothing was registered.
+        let blank = try Pipeline(config: Self.config).run(Canvas(width: 160, height: 120).image(noise: 0.01))
+        let fallbacks = blank.steps.filter { $0.stage == "grid" }.map(\.step)
+        #expect(fallbacks == ["line search", "keystone fallback", "residue fallback"]
+                    || fallbacks == ["line search", "residue fallback"], "\(fallbacks)")
+        #expect(blank.flags.contains("no-grid"))
+    }
+
     @Test func findsAndClassifiesDrawnCells() throws {
         var canvas = Canvas(width: 200, height: 160)
         let live: [(Double, Double)] = [(40, 40), (120, 50), (70, 115)]

@@ -297,6 +297,10 @@ struct GridStage: Stage {
             return
         }
         let s = Double(frame.scale)
+        // Steps: "line search", the fallbacks that ran ("keystone fallback", "residue
+        // fallback"), then for a ruling found "registration", "perspective" and "triple lines".
+        var clock = StepClock(stage: name)
+        defer { frame.steps += clock.steps }
         func search(_ plane: Plane, starts: [Double]?, tried: inout [[Double]]) -> GridLines? {
             detectGridLines(flat: plane, minSpacing: config.gridMinSpacingPx / s, maxSpacing: config.gridMaxSpacingPx / s,
                             minPeriodicity: config.gridMinPeriodicity, minHalfAgreement: config.gridMinHalfAgreement,
@@ -312,6 +316,7 @@ struct GridStage: Stage {
         // keystone tiles, and every pair the residue-free search.
         var tried: [[Double]] = []
         var found = search(plane, starts: nil, tried: &tried)
+        clock.lap("line search")
         if found == nil, config.gridKeystone, let r = KeystoneRectification.of(frame.flat, startNormals: tried.first),
            r.convergenceDegrees >= KeystoneRectification.parallelDegrees {
             let rectified = r.warp(frame.flat, fill: 1)
@@ -322,6 +327,7 @@ struct GridStage: Stage {
                 rectification = r
             }
         }
+        if found == nil, config.gridKeystone { clock.lap("keystone fallback") }
         // Last, the whole view again with the smooth residue of glare taken out (`gridResidueRetry`).
         var fromResidue = false
         if found == nil, config.gridResidueRetry {
@@ -331,6 +337,7 @@ struct GridStage: Stage {
                                          minPeriodicity: config.gridMinPeriodicity,
                                          minHalfAgreement: config.gridMinHalfAgreement,
                                          minLineContinuity: config.gridMinLineContinuity, startPairs: tried)
+            clock.lap("residue fallback")
         }
         guard let lines = found else {
             noRuling(&frame)
@@ -377,12 +384,15 @@ struct GridStage: Stage {
             }
             registered = composed
         }
+        clock.lap("registration")
         // A scale the registration assumed still predicts where lines lie on its lattice; where
         // it predicts them wrongly, too few are seen and the registered map stays.
         var h = registered
-        if config.gridPerspective,
-           let refined = perspectiveRefined(frame.flat, imageToChamber: registered, scale: frame.scale) {
-            h = refined.imageToChamber
+        if config.gridPerspective {
+            if let refined = perspectiveRefined(frame.flat, imageToChamber: registered, scale: frame.scale) {
+                h = refined.imageToChamber
+            }
+            clock.lap("perspective")
         }
         guard !config.gridViewInRuledArea
                 || viewMeetsRuledArea(imageToChamber: h, width: frame.image.width, height: frame.image.height) else {
@@ -395,8 +405,11 @@ struct GridStage: Stage {
                                 angleDegrees: angleDeg > 90 ? angleDeg - 180 : angleDeg, imageToChamber: h)
         let scaleKnown = fits.allSatisfy(\.scaleKnown)
         // Only the triple-crossing filter reads it.
-        let tripleHalfWidth = config.tripleWidthMeasured && config.tripleCrossingMarginPx > 0 && scaleKnown
-            ? tripleLineHalfWidth(frame.flat, imageToChamber: h, scale: frame.scale) : nil
+        var tripleHalfWidth: Double?
+        if config.tripleWidthMeasured && config.tripleCrossingMarginPx > 0 && scaleKnown {
+            tripleHalfWidth = tripleLineHalfWidth(frame.flat, imageToChamber: h, scale: frame.scale)
+            clock.lap("triple lines")
+        }
         frame.grid = DetectedGrid(angles: lines.angles, spacings: lines.spacings, phases: lines.phases,
                                   strengths: lines.strengths, result: result, scaleKnown: scaleKnown,
                                   tripleHalfWidthUm: tripleHalfWidth)

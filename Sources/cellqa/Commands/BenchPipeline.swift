@@ -7,7 +7,8 @@ import Vision
 /// `cellqa bench pipeline`: time every stage of the pipeline on synthetic 1920x1080 images,
 /// against a reference measured in the same run: the plain-C PNG decode of the same images
 /// (libpng, compression level 6), interleaved with the pipeline runs so that this machine's
-/// speed drifts move both alike. The ratio is what to compare across runs and machines.
+/// speed drifts move both alike. The ratio is what to compare across runs and machines. The
+/// stages that time their steps (`PipelineResult.steps`) have them listed under them.
 struct BenchPipeline: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pipeline",
@@ -73,6 +74,9 @@ struct BenchPipeline: ParsableCommand {
         let fixtures = (0..<images).map { generator.make(index: $0) }
         let encoded = try fixtures.map { try $0.image.pngData(compressionLevel: 6) }
         var wall = BenchSamples(), cpu = BenchSamples(), totals = BenchSamples()
+        // The steps inside stages, keyed by stage and step.
+        var stepWall = BenchSamples(), stepCPU = BenchSamples()
+        var stepsOf: [String: [String]] = [:]
         var detections = 0
         _ = try pipeline.run(fixtures[0].image)  // warm-up: page in code and allocator pools
         for _ in 0..<iterations {
@@ -83,6 +87,12 @@ struct BenchPipeline: ParsableCommand {
                     wall.add(t.name, t.wallSeconds * 1000)
                     cpu.add(t.name, t.cpuSeconds * 1000)
                 }
+                for t in result.steps {
+                    let key = t.stage + "/" + t.step
+                    if stepWall.values(key).isEmpty { stepsOf[t.stage, default: []].append(t.step) }
+                    stepWall.add(key, t.wallSeconds * 1000)
+                    stepCPU.add(key, t.cpuSeconds * 1000)
+                }
                 totals.add("total", result.timings.reduce(0) { $0 + $1.wallSeconds } * 1000)
                 try totals.time("decode") {
                     guard ReferenceDecoders.timePNG(png) else { throw ValidationError("reference PNG decode failed") }
@@ -92,13 +102,23 @@ struct BenchPipeline: ParsableCommand {
         print("pipeline on \(images) synthetic \(width)x\(height) '\(preset)'\(noRuling ? " unruled" : "") images "
               + "x \(iterations) runs, "
               + "one thread, config \(pipelineConfig.configHash) (last image: \(detections) detections)")
-        print("stage          median ms   cpu ms")
+        let runs = iterations * images
+        func row(_ name: String, _ wallMs: Double, _ cpuMs: Double?) -> String {
+            name.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: " %9.2f", wallMs)
+                + (cpuMs.map { String(format: " %8.2f", $0) } ?? "")
+        }
+        print("stage (and its steps)      median ms   cpu ms")
         for name in wall.names {
-            print(name.padding(toLength: 14, withPad: " ", startingAt: 0)
-                  + String(format: " %9.2f %8.2f", wall.median(name), cpu.median(name)))
+            print(row(name, wall.median(name), cpu.median(name)))
+            // A step that ran in only some runs (a fallback) has its median over those.
+            for step in stepsOf[name] ?? [] {
+                let key = name + "/" + step, ran = stepWall.values(key).count
+                print(row("  " + step, stepWall.median(key), stepCPU.median(key))
+                      + (ran < runs ? "  (in \(ran) of \(runs) runs)" : ""))
+            }
         }
         let total = totals.median("total"), decode = totals.median("decode")
-        print("total".padding(toLength: 14, withPad: " ", startingAt: 0) + String(format: " %9.2f", total))
+        print(row("total", total, nil))
         let ratio = decode > 0 ? total / decode : .infinity
         print(String(format: "reference: PNG decode of the same images (C, libpng, level 6) %.2f ms, interleaved; "
                      + "pipeline total = %.2fx the decode", decode, ratio))

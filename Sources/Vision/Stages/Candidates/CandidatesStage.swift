@@ -11,17 +11,23 @@ import Foundation
 /// (`ImageScaleFilters`), then the circle each candidate's rim draws (`RimCircle`): moved to
 /// its centre, or dropped where the rim borrowed at the test's margin is not round; last,
 /// the candidates whose window repeats a ruling period away (`RulingCopyFilter`).
-/// Each step records what it kept in `Frame.trace` when one is asked for.
+/// Each step records what it kept in `Frame.trace` when one is asked for, and its time in
+/// `Frame.steps` under the same name (the maps as "maps").
 struct CandidatesStage: Stage {
     let name = "candidates"
 
     func run(_ frame: inout Frame) throws {
         guard frame.flat.width >= 3, frame.flat.height >= 3 else { return }
+        var clock = StepClock(stage: name)
+        defer { frame.steps += clock.steps }
         let maps = CandidateMaps(frame)
+        clock.lap("maps")
         let config = frame.config, scale = frame.scale
         var found = maps.prepared(maps.detect(trace: &frame.trace))
+        clock.lap("detector")
         let preVote = PreVoteFilter(maps)
         var verdicts = preVote.map { inSpatialOrder(found, $0.verdict) } ?? []
+        if preVote != nil { clock.lap("pre-vote rim filter") }
         // A bright spot may yet fail its rim test, and a candidate the pre-vote filter drops is
         // gone, so neither stands in for a seed (a detector centre half a radius off its cell
         // is dropped there, where a seed may sit on the cell).
@@ -32,12 +38,14 @@ struct CandidatesStage: Stage {
             found += seeds
             if let preVote { verdicts += inSpatialOrder(seeds, preVote.verdict) }
             frame.trace?.record("centre seeds", working: found, scale: scale) { c in c.seeded ? "seed" : "" }
+            clock.lap("centre seeds")
         }
         // Beside the candidates that stand now (seeds included), the cores of a merged clump.
         if let cores = maps.cores(besides: standing()) {
             found += cores
             if let preVote { verdicts += inSpatialOrder(cores, preVote.verdict) }
             frame.trace?.record("core seeds", working: found, scale: scale) { c in c.seeded ? "seed" : "" }
+            clock.lap("core seeds")
         }
         // Where the detector put each candidate, kept for the boundary test when voting ran.
         var detected: [Candidate] = []
@@ -53,6 +61,7 @@ struct CandidatesStage: Stage {
             if config.keepUnvotedCoverage > 0 { detected = found }
             maps.voteCentres(&found)
             frame.trace?.record("centre vote", working: found, scale: scale) { $0.votedAlongLine ? "line subtracted" : "" }
+            clock.lap("centre vote")
         }
         if let test = BoundaryTest(maps, tracing: frame.trace != nil) {
             var kept = [(Candidate?, BoundaryVerdict)](repeating: (nil, .lineStretch), count: found.count)
@@ -76,6 +85,7 @@ struct CandidatesStage: Stage {
                                 position: { c, _ in maps.imagePosition(c) }, note: { "\($0.1.1)" })
             found = kept.compactMap { $0.0 }
             frame.trace?.record("boundary test", working: found, scale: scale) { c in "coverage \(fmt(c.coverage))" }
+            clock.lap("boundary test")
         }
         found = found.map(maps.toImage)
         // The filters on the image scale, in order: each gives the candidates it keeps, or nil
@@ -92,6 +102,7 @@ struct CandidatesStage: Stage {
             guard let kept = filter(found) else { continue }
             found = kept
             frame.trace?.record(step, found, position: { ($0.x, $0.y, $0.r) })
+            clock.lap(step)
         }
         if let copies = maps.rulingCopiesFiltered(found) {
             frame.trace?.record("ruling copies (verdicts)", Array(zip(found, copies.verdicts)),
@@ -101,6 +112,7 @@ struct CandidatesStage: Stage {
             })
             found = copies.kept
             frame.trace?.record("ruling copies", found, position: { ($0.x, $0.y, $0.r) })
+            clock.lap("ruling copies")
         }
         for i in found.indices { found[i].onRulingLine = maps.isOnLine(maps.toWorking(found[i])) }
         frame.candidates = found
