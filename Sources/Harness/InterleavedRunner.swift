@@ -50,6 +50,7 @@ public func runInterleaved(_ fixtures: [RunFixture], pipelines: [Pipeline], sett
                         earlier.truth = nil
                     } else {
                         earlier.samples += outcome.samples
+                        earlier.stepSamples += outcome.stepSamples
                         earlier.spans += outcome.spans
                     }
                     perVersion[v] = earlier

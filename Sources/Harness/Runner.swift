@@ -64,6 +64,9 @@ public struct FixtureOutcome: Sendable {
     public var truth: GroundTruth?
     /// One entry per repeat: "decode" followed by every pipeline stage.
     public var samples: [[StageTiming]]
+    /// One entry per repeat, beside `samples`: the timed steps inside its stages
+    /// (`PipelineResult.steps`).
+    public var stepSamples: [[StepTiming]]
     public var spans: [RepeatSpan]
     /// Thread CPU time the harness itself spent on this fixture (label reading, checks,
     /// matching, scoring), seconds. CPU rather than wall time, so that the overhead figure does
@@ -74,7 +77,8 @@ public struct FixtureOutcome: Sendable {
 
     public init(fixture: RunFixture, status: FixtureStatus, error: String? = nil, tags: [String] = [],
                 result: PipelineResult? = nil, score: FixtureScore? = nil, truth: GroundTruth? = nil,
-                samples: [[StageTiming]] = [], spans: [RepeatSpan] = [], harnessCPUSeconds: Double = 0) {
+                samples: [[StageTiming]] = [], stepSamples: [[StepTiming]] = [], spans: [RepeatSpan] = [],
+                harnessCPUSeconds: Double = 0) {
         self.fixture = fixture
         self.status = status
         self.error = error
@@ -83,6 +87,7 @@ public struct FixtureOutcome: Sendable {
         self.score = score
         self.truth = truth
         self.samples = samples
+        self.stepSamples = stepSamples
         self.spans = spans
         self.harnessCPUSeconds = harnessCPUSeconds
     }
@@ -254,6 +259,7 @@ func runFixture(_ fixture: RunFixture, pipeline: Pipeline, settings: RunSettings
         do {
             let result = try pipeline.run(image, shouldStop: { check.reason()?.message })
             outcome.samples.append([decode] + result.timings)
+            outcome.stepSamples.append(result.steps)
             if repeatIndex == 0 { outcome.result = result }
         } catch let stop as PipelineStopped {
             if check.reason() == .interrupted { return nil }

@@ -99,10 +99,23 @@ struct ReportTests {
 
         let trace = try JSONValue.load(path: out + "/trace.json")
         guard case .array(let events)? = trace["traceEvents"] else { Issue.record("no trace events"); return }
-        let complete = events.filter { $0["ph"] == .string("X") }
+        let complete = events.filter { $0["ph"] == .string("X") && $0["cat"] != .string("step") }
         // Per repeat: one fixture event + decode + 7 stages, for the 5 fixtures that ran, and
         // one event for the broken image's failed attempt.
         #expect(complete.count == 5 * 2 * 9 + 1)
+        // The timed steps nest inside their stage's event: within its span, on its thread.
+        let steps = events.filter { $0["cat"] == .string("step") }
+        #expect(steps.contains { $0["name"] == .string("detector") && $0["args"]?["stage"] == .string("candidates") })
+        for step in steps {
+            let ts = step["ts"]?.number ?? -1, end = ts + (step["dur"]?.number ?? 0)
+            let inside = complete.contains { stage in
+                guard stage["cat"] == .string("stage"), stage["name"] == step["args"]?["stage"],
+                      stage["tid"] == step["tid"], let start = stage["ts"]?.number, let dur = stage["dur"]?.number
+                else { return false }
+                return start <= ts && end <= start + dur + 1e-6
+            }
+            #expect(inside, "\(step)")
+        }
         #expect(complete.contains { $0["args"]?["error"] != nil && $0["name"] == .string("zz-broken.png") })
         #expect(complete.allSatisfy { ($0["dur"]?.number ?? -1) >= 0 && $0["tid"]?.number != nil })
     }
