@@ -63,6 +63,18 @@ extension RunReport {
             }
             out.append("")
         }
+        if !steps.isEmpty {
+            out.append("### Steps inside stages (ms)")
+            out.append("")
+            out.append("| stage: step | n | median | p90 | max | cpu median | share of stage |")
+            out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+            for s in steps {
+                out.append("| \(markdownEscape(s.stage + ": " + s.step)) | \(s.wallMs.count) | \(Show.ms(s.wallMs.median)) | "
+                           + "\(Show.ms(s.wallMs.p90)) | \(Show.ms(s.wallMs.max)) | \(Show.ms(s.cpuMs.median)) | "
+                           + "\(Show.percent(s.shareOfStage)) |")
+            }
+            out.append("")
+        }
         out.append("### Gates")
         out.append("")
         out.append("| gate | scope | actual | limit | result |")

@@ -42,6 +42,8 @@ public struct RunReport: Sendable {
     public var overall: AggregateMetrics
     public var tags: [TagMetrics]
     public var stages: [StageStatistics]
+    /// The timed steps inside stages (`PipelineResult.steps`), for the summary's profile.
+    public var steps: [StepStatistics]
     public var gates: [GateResult]
     public var outliers: [Outlier]
     public var outlierCut: Double
@@ -100,6 +102,7 @@ public struct RunReport: Sendable {
         overall = AggregateMetrics(scores: scores)
         tags = metricsByTag(scores)
         stages = stageStatistics(samples: run.outcomes.flatMap(\.samples))
+        steps = stepStatistics(steps: run.outcomes.flatMap(\.stepSamples), stages: run.outcomes.flatMap(\.samples))
         outliers = findOutliers(run.outcomes, cut: outlierCut)
         harnessCPUSeconds = run.outcomes.reduce(0) { $0 + $1.harnessCPUSeconds }
         pipelineSeconds = run.outcomes.reduce(0) { sum, o in

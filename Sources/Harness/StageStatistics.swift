@@ -47,3 +47,62 @@ public func stageStatistics(samples: [[StageTiming]]) -> [StageStatistics] {
     }
     return rows
 }
+
+/// Timing statistics of one step inside a stage over a run (`PipelineResult.steps`),
+/// milliseconds.
+public struct StepStatistics: Sendable, Equatable {
+    public var stage: String
+    public var step: String
+    /// Over the runs the step ran in (a grid fallback runs only where the search needs it).
+    public var wallMs: SampleSummary
+    public var cpuMs: SampleSummary
+    /// This step's summed wall time over its stage's, over the whole run.
+    public var shareOfStage: Double
+}
+
+/// Per-step statistics over the runs' timed steps, each sample one fixture run's steps;
+/// `stages` gives the same runs' stage timings, for each step's share of its stage. Stages in
+/// first-seen order; within a stage a step first seen in a later run goes before the first
+/// step already listed that ran after it there (else after the last listed one that ran
+/// before it), so a step that runs only on some views keeps its place in the pipeline's order.
+public func stepStatistics(steps samples: [[StepTiming]], stages: [[StageTiming]]) -> [StepStatistics] {
+    var stageOrder: [String] = []
+    var order: [String: [String]] = [:]
+    var wall: [String: [Double]] = [:], cpu: [String: [Double]] = [:]
+    func key(_ stage: String, _ step: String) -> String { stage + "\u{0}" + step }
+    for sample in samples {
+        for t in sample {
+            var listed = order[t.stage] ?? []
+            if order[t.stage] == nil { stageOrder.append(t.stage) }
+            if !listed.contains(t.step) {
+                let sameStage = sample.filter { $0.stage == t.stage }.map(\.step)
+                let at = sameStage.firstIndex(of: t.step) ?? 0
+                if let next = sameStage[(at + 1)...].lazy.compactMap({ listed.firstIndex(of: $0) }).first {
+                    listed.insert(t.step, at: next)
+                } else if let previous = sameStage[..<at].reversed().lazy.compactMap({ listed.firstIndex(of: $0) }).first {
+                    listed.insert(t.step, at: previous + 1)
+                } else {
+                    listed.append(t.step)
+                }
+            }
+            order[t.stage] = listed
+            wall[key(t.stage, t.step), default: []].append(t.wallSeconds * 1000)
+            cpu[key(t.stage, t.step), default: []].append(t.cpuSeconds * 1000)
+        }
+    }
+    var stageSums: [String: Double] = [:]
+    for sample in stages {
+        for t in sample { stageSums[t.name, default: 0] += t.wallSeconds * 1000 }
+    }
+    var rows: [StepStatistics] = []
+    for stage in stageOrder {
+        for step in order[stage] ?? [] {
+            guard let w = SampleSummary(wall[key(stage, step)] ?? []), let c = SampleSummary(cpu[key(stage, step)] ?? [])
+            else { continue }
+            let stageSum = stageSums[stage] ?? 0
+            rows.append(StepStatistics(stage: stage, step: step, wallMs: w, cpuMs: c,
+                                       shareOfStage: stageSum > 0 ? w.sum / stageSum : 0))
+        }
+    }
+    return rows
+}

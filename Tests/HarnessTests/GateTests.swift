@@ -1,6 +1,7 @@
 import JSON
 import Testing
 @testable import Harness
+import Vision
 
 @Suite("Gates")
 struct GateTests {
@@ -112,6 +113,33 @@ struct GateTests {
         let tagged = evaluateGates(acceptance: acceptance, overall: blankOnly) { _ in nil }
         #expect(tagged.map(\.label) == ["minRecall [tag:missing]"])
         #expect(tagged[0].passed && tagged[0].detail == "not applicable: no fixture in tag:missing")
+    }
+
+    /// Steps are listed stage by stage in the order they ran: a fallback first seen in a later
+    /// run takes its place between the steps around it there (two steps that never run on the
+    /// same view keep the order they were met in), and counts only the runs it ran in; its
+    /// share is of its stage's time over the whole run.
+    @Test func stepStatisticsKeepThePipelinesOrderAndShareTheirStage() {
+        func step(_ stage: String, _ name: String, _ ms: Double) -> StepTiming {
+            StepTiming(stage: stage, step: name, wallSeconds: ms / 1000, cpuSeconds: ms / 1000)
+        }
+        let rows = stepStatistics(steps: [
+            [step("grid", "line search", 6), step("grid", "registration", 2), step("candidates", "maps", 10)],
+            [step("grid", "line search", 8), step("grid", "keystone fallback", 4), step("grid", "residue fallback", 5),
+             step("candidates", "maps", 12), step("candidates", "ruling windows", 1), step("candidates", "rim circle", 1)],
+            [step("candidates", "maps", 12), step("candidates", "triple-line crossings", 1),
+             step("candidates", "rim circle", 1)],
+        ], stages: [
+            [.init(name: "grid", wallSeconds: 0.010, cpuSeconds: 0.010), .init(name: "candidates", wallSeconds: 0.020, cpuSeconds: 0.02)],
+            [.init(name: "grid", wallSeconds: 0.020, cpuSeconds: 0.020), .init(name: "candidates", wallSeconds: 0.030, cpuSeconds: 0.03)],
+        ])
+        #expect(rows.map { "\($0.stage): \($0.step)" } == ["grid: line search", "grid: keystone fallback", "grid: residue fallback",
+                                                            "grid: registration", "candidates: maps", "candidates: ruling windows",
+                                                            "candidates: triple-line crossings", "candidates: rim circle"])
+        #expect(rows.map(\.wallMs.count) == [2, 1, 1, 1, 3, 1, 1, 2])
+        #expect(abs(rows[0].wallMs.median - 7) < 1e-9)
+        #expect(abs(rows[0].shareOfStage - 14.0 / 30) < 1e-9 && abs(rows[4].shareOfStage - 34.0 / 50) < 1e-9)
+        #expect(stepStatistics(steps: [], stages: []).isEmpty)
     }
 
     @Test func blankExpectAndStageBudgets() {

@@ -77,6 +77,7 @@ struct ReportTests {
         let md = try String(contentsOfFile: out + "/summary.md", encoding: .utf8)
         #expect(md.hasPrefix("## ❌ cellqa:") || md.hasPrefix("## ✅ cellqa:"))
         #expect(md.contains("### Stage timings (ms)") && md.contains("zz-broken.png"))
+        #expect(md.contains("### Steps inside stages (ms)") && md.contains("| candidates: detector | 10 |"), "\(md)")
 
         let xml = try Data(contentsOf: URL(fileURLWithPath: out + "/junit.xml"))
         let counter = JUnitCounter()
