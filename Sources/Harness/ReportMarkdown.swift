@@ -51,29 +51,17 @@ extension RunReport {
         ]
         for (name, value) in rows { out.append("| \(name) | \(value) |") }
         out.append("")
-        if !stages.isEmpty {
-            out.append("### Stage timings (ms)")
-            out.append("")
-            out.append("| stage | n | median | mean | p90 | p99 | max | cpu median | share |")
-            out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-            for s in stages {
-                out.append("| \(markdownEscape(s.name)) | \(s.wallMs.count) | \(Show.ms(s.wallMs.median)) | \(Show.ms(s.wallMs.mean)) | "
-                           + "\(Show.ms(s.wallMs.p90)) | \(Show.ms(s.wallMs.p99)) | \(Show.ms(s.wallMs.max)) | "
-                           + "\(Show.ms(s.cpuMs.median)) | \(Show.percent(s.share)) |")
-            }
-            out.append("")
+        appendTable(&out, "Stage timings (ms)", header: "| stage | n | median | mean | p90 | p99 | max | cpu median | share |",
+                    alignment: "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", stages, what: "stages") { s in
+            "| \(markdownEscape(s.name)) | \(s.wallMs.count) | \(Show.ms(s.wallMs.median)) | \(Show.ms(s.wallMs.mean)) | "
+                + "\(Show.ms(s.wallMs.p90)) | \(Show.ms(s.wallMs.p99)) | \(Show.ms(s.wallMs.max)) | "
+                + "\(Show.ms(s.cpuMs.median)) | \(Show.percent(s.share)) |"
         }
-        if !steps.isEmpty {
-            out.append("### Steps inside stages (ms)")
-            out.append("")
-            out.append("| stage: step | n | median | p90 | max | cpu median | share of stage |")
-            out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-            for s in steps {
-                out.append("| \(markdownEscape(s.stage + ": " + s.step)) | \(s.wallMs.count) | \(Show.ms(s.wallMs.median)) | "
-                           + "\(Show.ms(s.wallMs.p90)) | \(Show.ms(s.wallMs.max)) | \(Show.ms(s.cpuMs.median)) | "
-                           + "\(Show.percent(s.shareOfStage)) |")
-            }
-            out.append("")
+        appendTable(&out, "Steps inside stages (ms)", header: "| stage: step | n | median | p90 | max | cpu median | share of stage |",
+                    alignment: "| --- | ---: | ---: | ---: | ---: | ---: | ---: |", steps, what: "steps") { s in
+            "| \(markdownEscape(s.stage + ": " + s.step)) | \(s.wallMs.count) | \(Show.ms(s.wallMs.median)) | "
+                + "\(Show.ms(s.wallMs.p90)) | \(Show.ms(s.wallMs.max)) | \(Show.ms(s.cpuMs.median)) | "
+                + "\(Show.percent(s.shareOfStage)) |"
         }
         out.append("### Gates")
         out.append("")
