@@ -343,6 +343,10 @@ struct GridStage: Stage {
             noRuling(&frame)
             return
         }
+        // A ruling the registration turns down ends the stage early: that time is the
+        // registration's all the same.
+        var registering = true
+        defer { if registering { clock.lap("registration") } }
         // Which Neubauer spacing each family's period is and where its lines lie in the chamber
         // (`registerRulingInView`, or `registerRuling` on the projections alone); when the
         // profiles cannot be scored, the configured spacing with a line of each family on
@@ -385,6 +389,7 @@ struct GridStage: Stage {
             registered = composed
         }
         clock.lap("registration")
+        registering = false
         // A scale the registration assumed still predicts where lines lie on its lattice; where
         // it predicts them wrongly, too few are seen and the registered map stays.
         var h = registered
