@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Harness
 import Imaging
 import Synth
 import Vision
@@ -74,9 +75,8 @@ struct BenchPipeline: ParsableCommand {
         let fixtures = (0..<images).map { generator.make(index: $0) }
         let encoded = try fixtures.map { try $0.image.pngData(compressionLevel: 6) }
         var wall = BenchSamples(), cpu = BenchSamples(), totals = BenchSamples()
-        // The steps inside stages, keyed by stage and step.
-        var stepWall = BenchSamples(), stepCPU = BenchSamples()
-        var stepsOf: [String: [String]] = [:]
+        // Each run's stages and the steps inside them, for the steps' medians in pipeline order.
+        var stageRuns: [[StageTiming]] = [], stepRuns: [[StepTiming]] = []
         var detections = 0
         _ = try pipeline.run(fixtures[0].image)  // warm-up: page in code and allocator pools
         for _ in 0..<iterations {
@@ -87,12 +87,8 @@ struct BenchPipeline: ParsableCommand {
                     wall.add(t.name, t.wallSeconds * 1000)
                     cpu.add(t.name, t.cpuSeconds * 1000)
                 }
-                for t in result.steps {
-                    let key = t.stage + "/" + t.step
-                    if stepWall.values(key).isEmpty { stepsOf[t.stage, default: []].append(t.step) }
-                    stepWall.add(key, t.wallSeconds * 1000)
-                    stepCPU.add(key, t.cpuSeconds * 1000)
-                }
+                stageRuns.append(result.timings)
+                stepRuns.append(result.steps)
                 totals.add("total", result.timings.reduce(0) { $0 + $1.wallSeconds } * 1000)
                 try totals.time("decode") {
                     guard ReferenceDecoders.timePNG(png) else { throw ValidationError("reference PNG decode failed") }
@@ -107,13 +103,14 @@ struct BenchPipeline: ParsableCommand {
             name.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: " %9.2f", wallMs)
                 + (cpuMs.map { String(format: " %8.2f", $0) } ?? "")
         }
+        let steps = stepStatistics(steps: stepRuns, stages: stageRuns)
         print("stage (and its steps)      median ms   cpu ms")
         for name in wall.names {
             print(row(name, wall.median(name), cpu.median(name)))
             // A step that ran in only some runs (a fallback) has its median over those.
-            for step in stepsOf[name] ?? [] {
-                let key = name + "/" + step, ran = stepWall.values(key).count
-                print(row("  " + step, stepWall.median(key), stepCPU.median(key))
+            for step in steps where step.stage == name {
+                let ran = step.wallMs.count
+                print(row("  " + step.step, step.wallMs.median, step.cpuMs.median)
                       + (ran < runs ? "  (in \(ran) of \(runs) runs)" : ""))
             }
         }
