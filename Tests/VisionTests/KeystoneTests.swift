@@ -30,6 +30,9 @@ struct KeystoneTests {
         let rectified = try PerspectiveTests.gridFrame(image)
         #expect(rectified.grid != nil)
         #expect(rectified.flags.contains("grid-keystone") && !rectified.flags.contains("no-grid"))
+        // The fallback that found the ruling has its own step, before the registration's.
+        let steps = rectified.steps.filter { $0.stage == "grid" }.map(\.step)
+        #expect(Array(steps.prefix(3)) == ["line search", "keystone fallback", "registration"], "\(steps)")
         guard let grid = rectified.grid else { return }
         let error = PerspectiveTests.largestError(grid.result.imageToChamber, truth)
         #expect(error < 2, "\(grid.result.imageToChamber)")

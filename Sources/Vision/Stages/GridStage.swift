@@ -317,17 +317,20 @@ struct GridStage: Stage {
         var tried: [[Double]] = []
         var found = search(plane, starts: nil, tried: &tried)
         clock.lap("line search")
-        if found == nil, config.gridKeystone, let r = KeystoneRectification.of(frame.flat, startNormals: tried.first),
-           r.convergenceDegrees >= KeystoneRectification.parallelDegrees {
-            let rectified = r.warp(frame.flat, fill: 1)
-            var triedRectified: [[Double]] = []
-            if let lines = search(rectified, starts: r.normalDegrees, tried: &triedRectified) {
-                found = lines
-                plane = rectified
-                rectification = r
+        if found == nil, config.gridKeystone {
+            if let r = KeystoneRectification.of(frame.flat, startNormals: tried.first),
+               r.convergenceDegrees >= KeystoneRectification.parallelDegrees {
+                let rectified = r.warp(frame.flat, fill: 1)
+                var triedRectified: [[Double]] = []
+                if let lines = search(rectified, starts: r.normalDegrees, tried: &triedRectified) {
+                    found = lines
+                    plane = rectified
+                    rectification = r
+                }
             }
+            // Lapped whether it found the ruling or not.
+            clock.lap("keystone fallback")
         }
-        if found == nil, config.gridKeystone { clock.lap("keystone fallback") }
         // Last, the whole view again with the smooth residue of glare taken out (`gridResidueRetry`).
         var fromResidue = false
         if found == nil, config.gridResidueRetry {
