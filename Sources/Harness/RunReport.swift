@@ -102,7 +102,7 @@ public struct RunReport: Sendable {
         overall = AggregateMetrics(scores: scores)
         tags = metricsByTag(scores)
         stages = stageStatistics(samples: run.outcomes.flatMap(\.samples))
-        steps = stepStatistics(steps: run.outcomes.flatMap(\.stepSamples), stages: run.outcomes.flatMap(\.samples))
+        steps = stepStatistics(steps: run.outcomes.flatMap(\.stepSamples), stages: stages)
         outliers = findOutliers(run.outcomes, cut: outlierCut)
         harnessCPUSeconds = run.outcomes.reduce(0) { $0 + $1.harnessCPUSeconds }
         pipelineSeconds = run.outcomes.reduce(0) { sum, o in

@@ -61,11 +61,11 @@ public struct StepStatistics: Sendable, Equatable {
 }
 
 /// Per-step statistics over the runs' timed steps, each sample one fixture run's steps;
-/// `stages` gives the same runs' stage timings, for each step's share of its stage. Stages in
+/// `stages` are the same runs' stage statistics, for each step's share of its stage. Stages in
 /// first-seen order; within a stage a step first seen in a later run goes before the first
 /// step already listed that ran after it there (else after the last listed one that ran
 /// before it), so a step that runs only on some views keeps its place in the pipeline's order.
-public func stepStatistics(steps samples: [[StepTiming]], stages: [[StageTiming]]) -> [StepStatistics] {
+public func stepStatistics(steps samples: [[StepTiming]], stages: [StageStatistics]) -> [StepStatistics] {
     var stageOrder: [String] = []
     var order: [String: [String]] = [:]
     var wall: [String: [Double]] = [:], cpu: [String: [Double]] = [:]
@@ -90,16 +90,12 @@ public func stepStatistics(steps samples: [[StepTiming]], stages: [[StageTiming]
             cpu[key(t.stage, t.step), default: []].append(t.cpuSeconds * 1000)
         }
     }
-    var stageSums: [String: Double] = [:]
-    for sample in stages {
-        for t in sample { stageSums[t.name, default: 0] += t.wallSeconds * 1000 }
-    }
     var rows: [StepStatistics] = []
     for stage in stageOrder {
+        let stageSum = stages.first { $0.name == stage }?.wallMs.sum ?? 0
         for step in order[stage] ?? [] {
             guard let w = SampleSummary(wall[key(stage, step)] ?? []), let c = SampleSummary(cpu[key(stage, step)] ?? [])
             else { continue }
-            let stageSum = stageSums[stage] ?? 0
             rows.append(StepStatistics(stage: stage, step: step, wallMs: w, cpuMs: c,
                                        shareOfStage: stageSum > 0 ? w.sum / stageSum : 0))
         }

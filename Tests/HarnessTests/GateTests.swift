@@ -129,10 +129,10 @@ struct GateTests {
              step("candidates", "maps", 12), step("candidates", "ruling windows", 1), step("candidates", "rim circle", 1)],
             [step("candidates", "maps", 12), step("candidates", "triple-line crossings", 1),
              step("candidates", "rim circle", 1)],
-        ], stages: [
+        ], stages: stageStatistics(samples: [
             [.init(name: "grid", wallSeconds: 0.010, cpuSeconds: 0.010), .init(name: "candidates", wallSeconds: 0.020, cpuSeconds: 0.02)],
             [.init(name: "grid", wallSeconds: 0.020, cpuSeconds: 0.020), .init(name: "candidates", wallSeconds: 0.030, cpuSeconds: 0.03)],
-        ])
+        ]))
         #expect(rows.map { "\($0.stage): \($0.step)" } == ["grid: line search", "grid: keystone fallback", "grid: residue fallback",
                                                             "grid: registration", "candidates: maps", "candidates: ruling windows",
                                                             "candidates: triple-line crossings", "candidates: rim circle"])

@@ -74,23 +74,18 @@ struct BenchPipeline: ParsableCommand {
                                            width: width, height: height, ruled: !noRuling)
         let fixtures = (0..<images).map { generator.make(index: $0) }
         let encoded = try fixtures.map { try $0.image.pngData(compressionLevel: 6) }
-        var wall = BenchSamples(), cpu = BenchSamples(), totals = BenchSamples()
-        // Each run's stages and the steps inside them, for the steps' medians in pipeline order.
+        // Each run's stages and the steps inside them; the reference decode of each.
         var stageRuns: [[StageTiming]] = [], stepRuns: [[StepTiming]] = []
+        var reference = BenchSamples()
         var detections = 0
         _ = try pipeline.run(fixtures[0].image)  // warm-up: page in code and allocator pools
         for _ in 0..<iterations {
             for (fixture, png) in zip(fixtures, encoded) {
                 let result = try pipeline.run(fixture.image)
                 detections = result.detections.count
-                for t in result.timings {
-                    wall.add(t.name, t.wallSeconds * 1000)
-                    cpu.add(t.name, t.cpuSeconds * 1000)
-                }
                 stageRuns.append(result.timings)
                 stepRuns.append(result.steps)
-                totals.add("total", result.timings.reduce(0) { $0 + $1.wallSeconds } * 1000)
-                try totals.time("decode") {
+                try reference.time("decode") {
                     guard ReferenceDecoders.timePNG(png) else { throw ValidationError("reference PNG decode failed") }
                 }
             }
@@ -103,18 +98,21 @@ struct BenchPipeline: ParsableCommand {
             name.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: " %9.2f", wallMs)
                 + (cpuMs.map { String(format: " %8.2f", $0) } ?? "")
         }
-        let steps = stepStatistics(steps: stepRuns, stages: stageRuns)
+        // Medians per stage and a "total" row of the per-run sums, as `cellqa run` reports them.
+        let stages = stageStatistics(samples: stageRuns)
+        let steps = stepStatistics(steps: stepRuns, stages: stages)
         print("stage (and its steps)      median ms   cpu ms")
-        for name in wall.names {
-            print(row(name, wall.median(name), cpu.median(name)))
+        for stage in stages where stage.name != StageStatistics.totalName {
+            print(row(stage.name, stage.wallMs.median, stage.cpuMs.median))
             // A step that ran in only some runs (a fallback) has its median over those.
-            for step in steps where step.stage == name {
+            for step in steps where step.stage == stage.name {
                 let ran = step.wallMs.count
                 print(row("  " + step.step, step.wallMs.median, step.cpuMs.median)
                       + (ran < runs ? "  (in \(ran) of \(runs) runs)" : ""))
             }
         }
-        let total = totals.median("total"), decode = totals.median("decode")
+        let total = stages.last { $0.name == StageStatistics.totalName }?.wallMs.median ?? 0
+        let decode = reference.median("decode")
         print(row("total", total, nil))
         let ratio = decode > 0 ? total / decode : .infinity
         print(String(format: "reference: PNG decode of the same images (C, libpng, level 6) %.2f ms, interleaved; "
