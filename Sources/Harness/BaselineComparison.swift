@@ -35,9 +35,11 @@ public struct MetricComparison: Sendable, Equatable {
     public var label: String { scope == "all" ? metric.rawValue : "\(metric.rawValue) [\(scope)]" }
 }
 
-/// One stage's (or the total's) timings, baseline against current.
+/// One stage's (or the total's, or one step's inside a stage) timings, baseline against current.
 public struct StageComparison: Sendable, Equatable {
     public var stage: String
+    /// The step inside `stage` (`PipelineResult.steps`); nil for a stage's own row.
+    public var step: String? = nil
     public var clock: TimingClock
     public var baselineMedianMs: Double?
     public var currentMedianMs: Double?
@@ -61,6 +63,10 @@ public struct BaselineComparison: Sendable, Equatable {
     public var unpairedFixtures: [String]
     public var metrics: [MetricComparison]
     public var stages: [StageComparison]
+    /// The steps inside stages, judged by the same rule (with alpha divided over the steps) to
+    /// say where a stage's change lies. They do not gate: a step can move while its stage,
+    /// the time a user waits for, does not. Empty when either run has no step timings.
+    public var steps: [StageComparison] = []
     /// Whether timings were judged (same machine, or forced); `timingNote` says why not.
     public var timingsCompared: Bool
     public var timingNote: String
@@ -175,11 +181,25 @@ public func compareWithBaseline(_ baseline: RunSnapshot, _ current: RunSnapshot,
     let alpha = policy.timingAlpha / Double(max(1, names.count))
     for stage in names {
         stages.append(compareStageTimings(stage: stage, baseline: a, current: b, policy: policy, alpha: alpha,
-                                          judged: timed, note: note))
+                                          judged: timed, note: note) { $0.samples(stage: stage, clock: $1) })
+    }
+    var steps: [StageComparison] = []
+    let baselineSteps = baseline.stepNames, currentSteps = current.stepNames
+    if !baselineSteps.isEmpty && !currentSteps.isEmpty {
+        var stepNames = baselineSteps
+        for n in currentSteps where !stepNames.contains(where: { $0 == n }) { stepNames.append(n) }
+        let stepAlpha = policy.timingAlpha / Double(stepNames.count)
+        for (stage, step) in stepNames {
+            var row = compareStageTimings(stage: stage, baseline: a, current: b, policy: policy, alpha: stepAlpha,
+                                          judged: timed, note: note) { $0.samples(stage: stage, step: step, clock: $1) }
+            row.step = step
+            steps.append(row)
+        }
     }
     return BaselineComparison(baselineSource: baseline.source, baselineConfigHash: baseline.configHash,
                               currentConfigHash: current.configHash, pairedFixtures: a.count, unpairedFixtures: unpaired,
-                              metrics: metrics, stages: stages, timingsCompared: timed, timingNote: note, policy: policy)
+                              metrics: metrics, stages: stages, steps: steps, timingsCompared: timed, timingNote: note,
+                              policy: policy)
 }
 
 /// Fewest paired fixtures (with the metric defined) a metric verdict is given on.
@@ -232,7 +252,8 @@ func compareMetric(_ metric: ComparedMetric, scope: String, _ a: [FixtureRecord]
     return result
 }
 
-/// One stage's timing verdict over the paired fixtures `a[i]` / `b[i]`.
+/// One stage's (or step's) timing verdict over the paired fixtures `a[i]` / `b[i]`, whose
+/// samples `samples` gives in milliseconds on a clock.
 ///
 /// Fixtures differ in size by an order of magnitude, which would drown a 15% change in a test
 /// over pooled milliseconds. So every sample of fixture i, on both sides, is divided by the
@@ -246,12 +267,13 @@ func compareMetric(_ metric: ComparedMetric, scope: String, _ a: [FixtureRecord]
 ///   policy's alpha divided by the number of stages tested (Bonferroni), so that the chance of
 ///   any false "regressed" over a whole run stays at the policy's alpha.
 func compareStageTimings(stage: String, baseline a: [FixtureRecord], current b: [FixtureRecord], policy: BaselinePolicy,
-                         alpha: Double, judged: Bool, note: String) -> StageComparison {
+                         alpha: Double, judged: Bool, note: String,
+                         samples: (FixtureRecord, TimingClock) -> [Double]) -> StageComparison {
     let clock = policy.timingClock
     var rawX: [Double] = [], rawY: [Double] = []
     var relX: [Double] = [], relY: [Double] = []
     for (fa, fb) in zip(a, b) {
-        let x = fa.samples(stage: stage, clock: clock), y = fb.samples(stage: stage, clock: clock)
+        let x = samples(fa, clock), y = samples(fb, clock)
         rawX += x
         rawY += y
         guard let scale = Statistics.median(x), scale >= 0.001, !y.isEmpty else { continue }

@@ -26,7 +26,8 @@ extension MetricComparison {
 
 extension StageComparison {
     var jsonValue: JSONValue {
-        jobj([("stage", .string(stage)), ("clock", .string(clock.rawValue)), ("baselineMedianMs", jnum(baselineMedianMs)),
+        jobj([("stage", .string(stage))] + (step.map { [("step", JSONValue.string($0))] } ?? []) + [
+              ("clock", .string(clock.rawValue)), ("baselineMedianMs", jnum(baselineMedianMs)),
               ("currentMedianMs", jnum(currentMedianMs)), ("ratio", jnum(ratio)),
               ("mannWhitneyU", jnum(mannWhitney?.u)), ("pValue", jnum(mannWhitney?.pValue)),
               ("baselineSamples", jint(baselineSamples)), ("currentSamples", jint(currentSamples)),
@@ -46,7 +47,8 @@ extension BaselineComparison {
               ("timingAlpha", jnum(policy.timingAlpha)),
               ("regressions", .array(regressions.map { .string($0) })),
               ("improvements", .array(improvements.map { .string($0) })),
-              ("metrics", .array(metrics.map(\.jsonValue))), ("stages", .array(stages.map(\.jsonValue)))])
+              ("metrics", .array(metrics.map(\.jsonValue))), ("stages", .array(stages.map(\.jsonValue))),
+              ("steps", .array(steps.map(\.jsonValue)))])
     }
 
     /// One-line headline: "no change", "2 regressions: f1, time:total", ...
@@ -93,13 +95,22 @@ extension BaselineComparison {
         }
         if !stages.isEmpty {
             let clock = stages.first?.clock.rawValue ?? "cpu"
+            func row(_ name: String, _ s: StageComparison) -> String {
+                "| \(markdownEscape(name)) | \(Show.ms(s.baselineMedianMs)) | \(Show.ms(s.currentMedianMs)) | "
+                    + "\(Show.fixed(s.ratio, 3)) | \(Show.pValue(s.mannWhitney?.pValue)) | \(s.verdict.arrow) \(s.verdict.rawValue) |"
+            }
             out.append("| stage (\(clock) ms) | baseline median | current median | relative time | Mann-Whitney p | verdict |")
             out.append("| --- | ---: | ---: | ---: | ---: | --- |")
-            for s in stages {
-                out.append("| \(markdownEscape(s.stage)) | \(Show.ms(s.baselineMedianMs)) | \(Show.ms(s.currentMedianMs)) | "
-                           + "\(Show.fixed(s.ratio, 3)) | \(Show.pValue(s.mannWhitney?.pValue)) | \(s.verdict.arrow) \(s.verdict.rawValue) |")
-            }
+            for s in stages { out.append(row(s.stage, s)) }
             out.append("")
+            if !steps.isEmpty {
+                out.append("Steps inside stages, to say where a stage's time moved (they do not gate; alpha divided over the steps):")
+                out.append("")
+                out.append("| step (\(clock) ms) | baseline median | current median | relative time | Mann-Whitney p | verdict |")
+                out.append("| --- | ---: | ---: | ---: | ---: | --- |")
+                for s in steps { out.append(row("\(s.stage): \(s.step ?? "")", s)) }
+                out.append("")
+            }
             out.append("Timings: \(markdownEscape(timingNote)); regression = median ratio above +\(Show.percent(policy.timingTolerance)) "
                        + "and Mann-Whitney p < \(formatGateNumber(policy.timingAlpha)); changes under \(Show.percent(policy.timingNoiseFloor)) or \(formatGateNumber(policy.timingNoiseFloorMs)) ms are noise.")
             out.append("")

@@ -97,6 +97,10 @@ extension RunReport {
                 jobj([("name", .string(s.name)), ("wallMs", s.wallMs.jsonValue), ("cpuMs", s.cpuMs.jsonValue),
                       ("share", jnum(s.share))])
             })),
+            ("steps", .array(steps.map { s in
+                jobj([("stage", .string(s.stage)), ("step", .string(s.step)), ("wallMs", s.wallMs.jsonValue),
+                      ("cpuMs", s.cpuMs.jsonValue), ("shareOfStage", jnum(s.shareOfStage))])
+            })),
             ("gates", .array(gates.map(\.jsonValue))),
             ("outlierCut", jnum(outlierCut)),
             ("outliers", .array(outliers.map { o in
@@ -168,6 +172,10 @@ extension RunReport {
             jobj([("name", .string(series.name)), ("wallMs", .array(series.wallMs.map(jnum))),
                   ("cpuMs", .array(series.cpuMs.map(jnum)))])
         })))
+        members.append(("steps", .array(stepSeries(o.stepSamples).map { s in
+            jobj([("stage", .string(s.stage)), ("step", .string(s.step)), ("wallMs", .array(s.timing.wallMs.map(jnum))),
+                  ("cpuMs", .array(s.timing.cpuMs.map(jnum)))])
+        })))
         return jobj(members)
     }
 }
@@ -177,6 +185,7 @@ struct TimingSeries {
     var name: String
     var wallMs: [Double]
     var cpuMs: [Double]
+    var record: TimingRecord { TimingRecord(name: name, wallMs: wallMs, cpuMs: cpuMs) }
 }
 
 /// Regroups per-repeat timing lists into per-stage series (first-seen stage order).
@@ -193,4 +202,15 @@ func timingSeries(_ samples: [[StageTiming]]) -> [TimingSeries] {
         }
     }
     return series
+}
+
+/// Regroups per-repeat step lists into per-step series, in `pipelineStepOrder`.
+func stepSeries(_ samples: [[StepTiming]]) -> [StepRecord] {
+    pipelineStepOrder(samples.map { $0.map { ($0.stage, $0.step) } }).flatMap { entry in
+        entry.steps.map { step in
+            let runs = samples.flatMap { $0.filter { $0.stage == entry.stage && $0.step == step } }
+            return StepRecord(stage: entry.stage, timing: TimingRecord(name: step, wallMs: runs.map { $0.wallSeconds * 1000 },
+                                                                       cpuMs: runs.map { $0.cpuSeconds * 1000 }))
+        }
+    }
 }

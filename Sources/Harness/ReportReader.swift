@@ -47,12 +47,16 @@ extension RunSnapshot {
         var record = FixtureRecord(path: try f.required("path").string(), status: status, tags: tags)
         var timings: [TimingRecord] = []
         for t in try f.required("timings").array() {
-            var wall: [Double] = [], cpu: [Double] = []
-            for v in try t.required("wallMs").array() { wall.append(try v.double()) }
-            for v in try t.required("cpuMs").array() { cpu.append(try v.double()) }
-            timings.append(TimingRecord(name: try t.required("name").string(), wallMs: wall, cpuMs: cpu))
+            timings.append(TimingRecord(name: try t.required("name").string(), wallMs: try milliseconds(t, "wallMs"),
+                                        cpuMs: try milliseconds(t, "cpuMs")))
         }
         record.timings = timings
+        // Absent in reports written before steps were recorded.
+        for t in try f.field("steps")?.array() ?? [] {
+            record.steps.append(StepRecord(stage: try t.required("stage").string(),
+                                           timing: TimingRecord(name: try t.required("step").string(),
+                                                                wallMs: try milliseconds(t, "wallMs"), cpuMs: try milliseconds(t, "cpuMs"))))
+        }
         guard status == .scored else { return record }
         record.detection = DetectionCounts(tp: try count(f, "tp"), fp: try count(f, "fp"), fn: try count(f, "fn"))
         let counts = try f.required("counts")
@@ -73,6 +77,13 @@ extension RunSnapshot {
             record.registration = RegistrationComparison(positionErrorUm: um)
         }
         return record
+    }
+
+    /// An array of timing samples, milliseconds.
+    private static func milliseconds(_ object: JSONCursor, _ key: String) throws(JSONError) -> [Double] {
+        var values: [Double] = []
+        for v in try object.required(key).array() { values.append(try v.double()) }
+        return values
     }
 
     /// A non-negative integer member.

@@ -14,6 +14,18 @@ public struct TimingRecord: Sendable, Equatable {
     public func samples(_ clock: TimingClock) -> [Double] { clock == .wall ? wallMs : cpuMs }
 }
 
+/// One step's timing samples inside a stage of one fixture (`PipelineResult.steps`), one per
+/// repeat the step ran in; `timing.name` is the step's name.
+public struct StepRecord: Sendable, Equatable {
+    public var stage: String
+    public var timing: TimingRecord
+    public init(stage: String, timing: TimingRecord) {
+        self.stage = stage
+        self.timing = timing
+    }
+    public var step: String { timing.name }
+}
+
 /// What a comparison needs of one fixture: the per-fixture counts every accuracy metric is
 /// computed from (so that resampling fixtures recomputes micro metrics exactly), and its timings.
 public struct FixtureRecord: Sendable, Equatable {
@@ -33,10 +45,14 @@ public struct FixtureRecord: Sendable, Equatable {
     /// placement was compared (and in reports written before the field existed).
     public var registration: RegistrationComparison?
     public var timings: [TimingRecord]
+    /// The timed steps inside stages, in the order they ran; empty in reports written before
+    /// steps were recorded.
+    public var steps: [StepRecord]
 
     public init(path: String, status: FixtureStatus, tags: [String] = [], detection: DetectionCounts = DetectionCounts(tp: 0, fp: 0, fn: 0),
                 predicted: Int = 0, labelled: Int = 0, classKnown: Int = 0, classCorrect: Int = 0,
-                blankDetections: Int? = nil, registration: RegistrationComparison? = nil, timings: [TimingRecord] = []) {
+                blankDetections: Int? = nil, registration: RegistrationComparison? = nil, timings: [TimingRecord] = [],
+                steps: [StepRecord] = []) {
         self.path = path
         self.status = status
         self.tags = tags
@@ -48,6 +64,7 @@ public struct FixtureRecord: Sendable, Equatable {
         self.blankDetections = blankDetections
         self.registration = registration
         self.timings = timings
+        self.steps = steps
     }
 
     public var isScored: Bool { status == .scored }
@@ -65,6 +82,10 @@ public struct FixtureRecord: Sendable, Equatable {
             }
         }
         return timings.first { $0.name == stage }?.samples(clock) ?? []
+    }
+    /// This fixture's samples of `step` inside `stage`, milliseconds; empty where it did not run.
+    public func samples(stage: String, step: String, clock: TimingClock) -> [Double] {
+        steps.first { $0.stage == stage && $0.step == step }?.timing.samples(clock) ?? []
     }
     /// Per-fixture F1 (1 when the fixture has neither labels nor detections).
     public var f1: Double { detection.f1 }
@@ -111,6 +132,13 @@ public struct RunSnapshot: Sendable, Equatable {
         return names.isEmpty ? [] : names + [StageStatistics.totalName]
     }
 
+    /// Every step timed inside a stage by any fixture, in `pipelineStepOrder`.
+    public var stepNames: [(stage: String, step: String)] {
+        pipelineStepOrder(fixtures.map { $0.steps.map { ($0.stage, $0.step) } }).flatMap { entry in
+            entry.steps.map { (entry.stage, $0) }
+        }
+    }
+
     /// Every sample of `stage` over the fixtures at `paths` (all when nil), milliseconds.
     /// "total" sums each repeat's stages.
     public func timingSamples(stage: String, clock: TimingClock, paths: Set<String>? = nil) -> [Double] {
@@ -136,6 +164,6 @@ extension FixtureRecord {
                   predicted: s?.total.predicted ?? 0, labelled: s?.total.labelled ?? 0,
                   classKnown: s?.classes.known ?? 0, classCorrect: s?.classes.correct ?? 0,
                   blankDetections: s?.blankDetections, registration: s?.registration,
-                  timings: timingSeries(o.samples).map { TimingRecord(name: $0.name, wallMs: $0.wallMs, cpuMs: $0.cpuMs) })
+                  timings: timingSeries(o.samples).map(\.record), steps: stepSeries(o.stepSamples))
     }
 }

@@ -60,22 +60,19 @@ public struct StepStatistics: Sendable, Equatable {
     public var shareOfStage: Double
 }
 
-/// Per-step statistics over the runs' timed steps, each sample one fixture run's steps;
-/// `stages` are the same runs' stage statistics, for each step's share of its stage. Stages in
-/// first-seen order; within a stage a step first seen in a later run goes before the first
-/// step already listed that ran after it there (else after the last listed one that ran
-/// before it), so a step that runs only on some views keeps its place in the pipeline's order.
-public func stepStatistics(steps samples: [[StepTiming]], stages: [StageStatistics]) -> [StepStatistics] {
+/// The steps of each stage in pipeline order, from runs that each list the steps they timed
+/// in the order they ran. Stages in first-seen order; within a stage a step first seen in a
+/// later run goes before the first step already listed that ran after it there (else after the
+/// last listed one that ran before it), so a step that runs only on some views keeps its place.
+public func pipelineStepOrder(_ runs: [[(stage: String, step: String)]]) -> [(stage: String, steps: [String])] {
     var stageOrder: [String] = []
     var order: [String: [String]] = [:]
-    var wall: [String: [Double]] = [:], cpu: [String: [Double]] = [:]
-    func key(_ stage: String, _ step: String) -> String { stage + "\u{0}" + step }
-    for sample in samples {
-        for t in sample {
+    for run in runs {
+        for t in run {
             var listed = order[t.stage] ?? []
             if order[t.stage] == nil { stageOrder.append(t.stage) }
             if !listed.contains(t.step) {
-                let sameStage = sample.filter { $0.stage == t.stage }.map(\.step)
+                let sameStage = run.filter { $0.stage == t.stage }.map(\.step)
                 let at = sameStage.firstIndex(of: t.step) ?? 0
                 if let next = sameStage[(at + 1)...].lazy.compactMap({ listed.firstIndex(of: $0) }).first {
                     listed.insert(t.step, at: next)
@@ -86,14 +83,27 @@ public func stepStatistics(steps samples: [[StepTiming]], stages: [StageStatisti
                 }
             }
             order[t.stage] = listed
+        }
+    }
+    return stageOrder.map { ($0, order[$0] ?? []) }
+}
+
+/// Per-step statistics over the runs' timed steps, each sample one fixture run's steps;
+/// `stages` are the same runs' stage statistics, for each step's share of its stage. Rows in
+/// `pipelineStepOrder`.
+public func stepStatistics(steps samples: [[StepTiming]], stages: [StageStatistics]) -> [StepStatistics] {
+    var wall: [String: [Double]] = [:], cpu: [String: [Double]] = [:]
+    func key(_ stage: String, _ step: String) -> String { stage + "\u{0}" + step }
+    for sample in samples {
+        for t in sample {
             wall[key(t.stage, t.step), default: []].append(t.wallSeconds * 1000)
             cpu[key(t.stage, t.step), default: []].append(t.cpuSeconds * 1000)
         }
     }
     var rows: [StepStatistics] = []
-    for stage in stageOrder {
+    for (stage, steps) in pipelineStepOrder(samples.map { $0.map { ($0.stage, $0.step) } }) {
         let stageSum = stages.first { $0.name == stage }?.wallMs.sum ?? 0
-        for step in order[stage] ?? [] {
+        for step in steps {
             guard let w = SampleSummary(wall[key(stage, step)] ?? []), let c = SampleSummary(cpu[key(stage, step)] ?? [])
             else { continue }
             rows.append(StepStatistics(stage: stage, step: step, wallMs: w, cpuMs: c,

@@ -1,3 +1,4 @@
+import JSON
 import Testing
 @testable import Harness
 
@@ -8,8 +9,11 @@ import Testing
     /// 40 fixtures with 20-60 labelled cells each, a few FPs, known live/dead calls, and
     /// timings drawn around `msScale` (deterministic jitter).
     /// The first `misplaced` fixtures' grids are placed 240 µm off the label's, the others 3 µm.
+    /// With `steps`, the candidates stage lists two timed steps, "maps" and "detector", each
+    /// scaled by its entry in `stepScale`.
     static func snapshot(dropFraction: Double = 0, extraFP: Int = 0, msScale: Double = 1, seed: UInt64 = 1,
-                         datasetHash: String = "d1", machine: MachineFacts = machine, misplaced: Int = 0) -> RunSnapshot {
+                         datasetHash: String = "d1", machine: MachineFacts = machine, misplaced: Int = 0,
+                         steps: Bool = false, stepScale: [String: Double] = [:]) -> RunSnapshot {
         var rng = SplitMix64(seed: seed)
         var fixtures: [FixtureRecord] = []
         for i in 0..<40 {
@@ -24,11 +28,17 @@ import Testing
                 let samples = (0..<3).map { _ in ms * msScale * (0.96 + 0.08 * Double(rng.next() % 1000) / 1000) * (1 + Double(i % 5) * 0.1) }
                 timings.append(TimingRecord(name: name, wallMs: samples.map { $0 * 1.1 }, cpuMs: samples))
             }
+            var stepRecords: [StepRecord] = []
+            for (name, ms) in [("maps", 12.0), ("detector", 6.0)] where steps {
+                let scale = msScale * (stepScale[name] ?? 1)
+                let samples = (0..<3).map { _ in ms * scale * (0.96 + 0.08 * Double(rng.next() % 1000) / 1000) * (1 + Double(i % 5) * 0.1) }
+                stepRecords.append(StepRecord(stage: "candidates", timing: TimingRecord(name: name, wallMs: samples, cpuMs: samples)))
+            }
             fixtures.append(FixtureRecord(path: String(format: "f%02d.png", i), status: .scored, tags: i % 2 == 0 ? ["even"] : ["odd"],
                                           detection: DetectionCounts(tp: tp, fp: fp, fn: labelled - tp),
                                           predicted: tp + fp, labelled: labelled, classKnown: tp, classCorrect: tp - (i % 2),
                                           registration: RegistrationComparison(positionErrorUm: i < misplaced ? 240 : 3),
-                                          timings: timings))
+                                          timings: timings, steps: stepRecords))
         }
         for k in 0..<3 {
             fixtures.append(FixtureRecord(path: "zblank\(k).png", status: .scored, tags: ["blank-control"],
@@ -132,6 +142,40 @@ import Testing
         #expect(w.stages.allSatisfy { $0.clock == .wall && $0.verdict == .unchanged })
         #expect(abs((w.stages.first { $0.stage == "decode" }?.baselineMedianMs ?? 0)
                     - 1.1 * (c(Self.snapshot(), "decode") ?? 0)) < 1e-9)
+    }
+
+    @Test func stepVerdictsSayWhereButDoNotGate() throws {
+        let policy = BaselinePolicy()
+        // The detector step 60% slower while its stage's own time holds: the step row says
+        // regressed, the run does not regress (only stages and the total gate).
+        let c = try compareWithBaseline(Self.snapshot(steps: true), Self.snapshot(seed: 2, steps: true, stepScale: ["detector": 1.6]),
+                                        policy: policy)
+        #expect(c.steps.map { "\($0.stage):\($0.step ?? "")" } == ["candidates:maps", "candidates:detector"])
+        #expect(c.steps.first { $0.step == "detector" }?.verdict == .regressed, "\(c.steps.map(\.detail))")
+        #expect(c.steps.first { $0.step == "maps" }?.verdict == .unchanged, "\(c.steps.map(\.detail))")
+        #expect(c.stages.allSatisfy { $0.verdict == .unchanged })
+        #expect(!c.hasRegression && !c.regressions.contains { $0.contains("detector") })
+        let md = c.markdownLines(title: "vs baseline").joined(separator: "\n")
+        #expect(md.contains("| candidates: detector |") && md.contains("▼ regressed"), "\(md)")
+        guard case .array(let stepRows)? = c.jsonValue["steps"], case .array(let stageRows)? = c.jsonValue["stages"] else {
+            Issue.record("no steps or stages in the JSON"); return
+        }
+        #expect(stepRows.map { $0["step"] } == [.string("maps"), .string("detector")])
+        #expect(stepRows.last?["verdict"] == .string("regressed"))
+        #expect(stageRows.allSatisfy { $0["step"] == nil })
+        // The steps' tests share one alpha between them: the same 60% on a step is judged at
+        // alpha / 2 here, not at alpha.
+        let detail = try #require(c.steps.first { $0.step == "detector" }?.detail)
+        #expect(detail.contains("significant at \(formatGateNumber(policy.timingAlpha / 2))"), "\(detail)")
+        // A baseline recorded before steps were timed: no step rows, nothing invented.
+        let old = try compareWithBaseline(Self.snapshot(), Self.snapshot(seed: 2, steps: true), policy: policy)
+        #expect(old.steps.isEmpty)
+        #expect(!old.markdownLines(title: "vs baseline").joined().contains("Steps inside stages"))
+        // Another machine: steps, like stages, not compared.
+        let other = MachineFacts(cores: 8, cpuModel: "Other CPU", os: "test", kernel: "1")
+        let elsewhere = try compareWithBaseline(Self.snapshot(steps: true),
+                                                Self.snapshot(machine: other, steps: true, stepScale: ["detector": 1.6]), policy: policy)
+        #expect(elsewhere.steps.count == 2 && elsewhere.steps.allSatisfy { $0.verdict == .notCompared })
     }
 
     private func c(_ s: RunSnapshot, _ stage: String) -> Double? {

@@ -37,7 +37,13 @@ import Vision
             for (s, t) in zip(x.timings, y.timings) {
                 #expect(s.cpuMs.count == 2 && zip(s.cpuMs, t.cpuMs).allSatisfy { abs($0 - $1) <= 1e-9 * max(1, abs($1)) })
             }
+            #expect(x.steps.map(\.stage) == y.steps.map(\.stage) && x.steps.map(\.step) == y.steps.map(\.step))
+            for (s, t) in zip(x.steps, y.steps) {
+                #expect(s.timing.wallMs.count == 2
+                        && zip(s.timing.wallMs, t.timing.wallMs).allSatisfy { abs($0 - $1) <= 1e-9 * max(1, abs($1)) })
+            }
         }
+        #expect(read.stepNames.contains { $0 == ("candidates", "detector") })
         // A report compared with its own file: unchanged everywhere, and the verdicts validate.
         var judged = report
         judged.baseline = try compareWithBaseline(read, live, policy: BaselinePolicy())
@@ -47,6 +53,8 @@ import Vision
         let problems = schema.validate(judged.jsonValue)
         #expect(problems.isEmpty, "\(problems)")
         #expect(judged.markdown.contains("### vs baseline"))
+        #expect(judged.baseline?.steps.map { "\($0.stage):\($0.step ?? "")" } == read.stepNames.map { "\($0.stage):\($0.step)" })
+        #expect(judged.markdown.contains("| candidates: detector |"))
         #expect(judged.junitXML.contains("<testsuite name=\"baseline\""))
     }
 
@@ -90,6 +98,22 @@ import Vision
                 #expect(error.description.contains("bad.json") && error.description.contains(expected), "\(error)")
                 #expect(error.description.contains("registration"), "\(error)")
             }
+        }
+        // Steps: absent in older reports; read when present; a step without its name named.
+        #expect(try RunSnapshot.load(path: d.root + "/placed.json").fixtures.first?.steps == [])
+        func stepped(_ steps: String) -> String {
+            report(registration: nil).replacingOccurrences(of: #""timings": []"#, with: #""timings": [], "steps": \#(steps)"#)
+        }
+        try d.writeText("steps.json", stepped(#"[{"stage": "grid", "step": "line search", "wallMs": [7.5], "cpuMs": [7.25]}]"#))
+        #expect(try RunSnapshot.load(path: d.root + "/steps.json").fixtures.first?.steps
+                == [StepRecord(stage: "grid", timing: TimingRecord(name: "line search", wallMs: [7.5], cpuMs: [7.25]))])
+        try d.writeText("nostep.json", stepped(#"[{"stage": "grid", "wallMs": [7.5], "cpuMs": [7.25]}]"#))
+        do {
+            _ = try RunSnapshot.load(path: d.root + "/nostep.json")
+            Issue.record("expected an error for a step without its name")
+        } catch {
+            #expect(error.description.contains("nostep.json") && error.description.contains("steps"), "\(error)")
+            #expect(error.description.contains("step"), "\(error)")
         }
         try d.writeText("v.json", "{\"schemaVersion\": 7}")
         #expect(throws: JSONError.self) { try RunSnapshot.load(path: d.root + "/v.json") }

@@ -73,6 +73,16 @@ struct ReportTests {
         }
         #expect(samples.count == 2)
         #expect(timings.first?["name"] == .string("decode"))
+        // The steps inside stages: every repeat's sample per fixture, and their statistics.
+        guard case .array(let fixtureSteps)? = fixtures.first?["steps"],
+              let detector = fixtureSteps.first(where: { $0["step"] == .string("detector") }),
+              case .array(let stepSamples)? = detector["wallMs"] else {
+            Issue.record("no detector step in the first fixture"); return
+        }
+        #expect(detector["stage"] == .string("candidates") && stepSamples.count == 2)
+        guard case .array(let runSteps)? = json["steps"] else { Issue.record("no steps"); return }
+        #expect(runSteps.contains { $0["stage"] == .string("grid") && $0["step"] == .string("line search") })
+        #expect(runSteps.first { $0["step"] == .string("detector") }?["wallMs"]?["count"] == .int(10))
 
         let md = try String(contentsOfFile: out + "/summary.md", encoding: .utf8)
         #expect(md.hasPrefix("## ❌ cellqa:") || md.hasPrefix("## ✅ cellqa:"))

@@ -7,7 +7,9 @@ import Vision
 /// Removes everything that legitimately differs between two runs of the same inputs
 /// (timings, machine, time of day).
 func strippingTimings(_ value: JSONValue) -> JSONValue {
-    let volatile: Set<String> = ["startTime", "durationSeconds", "run", "stages", "timings", "harnessCPUMs", "outliers", "machine"]
+    // A step's samples are timings; which steps ran is not, so their names stay compared.
+    let volatile: Set<String> = ["startTime", "durationSeconds", "run", "stages", "timings", "harnessCPUMs", "outliers", "machine",
+                                 "wallMs", "cpuMs", "shareOfStage"]
     switch value {
     case .object(let object):
         return .object(JSONObject(object.compactMap { key, member in

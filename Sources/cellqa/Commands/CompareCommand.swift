@@ -19,7 +19,9 @@ struct CompareCommand: ParsableCommand {
             bootstrap interval over fixtures and a verdict (tolerances from the acceptance file's \
             "baseline" section); per-stage timings with the median ratio, Mann-Whitney p and a \
             verdict (timings of reports from different machines are not compared unless \
-            --compare-timings); per-tag rows; per-fixture wins/losses/ties on F1 and count error \
+            --compare-timings), and the same for the timed steps inside the grid and \
+            candidates stages, to say where a stage's time moved (steps do not decide the exit \
+            code; reports written before steps were recorded have none); per-tag rows; per-fixture wins/losses/ties on F1 and count error \
             with the most changed fixtures first (and those whose placement crossed 25 µm), and \
             an exact sign test.
 

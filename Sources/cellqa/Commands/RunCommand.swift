@@ -318,6 +318,9 @@ struct RunCommand: ParsableCommand {
             for st in b.stages where st.verdict == .regressed || st.verdict == .improved {
                 lines.append("  \(st.verdict.rawValue) time \(st.stage): \(st.detail)")
             }
+            for st in b.steps where st.verdict == .regressed || st.verdict == .improved {
+                lines.append("    step \(st.verdict.rawValue), not gating: \(st.stage): \(st.step ?? ""): \(st.detail)")
+            }
         }
         if !report.complete {
             lines.append("partial reports in \(out)/; exit \(report.exitCode)")
