@@ -67,4 +67,53 @@ import Testing
         let badJobs = try CellQABinary.run(["run", data.path, "--jobs", "0", "--quiet"])
         #expect(badJobs.status == 2)
     }
+
+    /// A baseline whose detector step took ten times as long as today's: the step shows as
+    /// improved, on the console and in the reports, but steps do not gate, so the run exits 0
+    /// even with --fail-on-improvement (the stages themselves did not move).
+    @Test func stepVerdictsAreShownButDoNotDecideTheExitCode() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let data = try Self.makeDataset(in: dir)
+        // Stage noise on a busy machine must not decide this test: stages get a 50% tolerance.
+        try dir.write("acceptance.json", #"{"minPrecision": null, "minRecall": null, "maxBlankDetections": null, "gateExpect": false, "#
+                      + #""baseline": {"timing": {"tolerance": 0.5, "noiseFloorMs": 0}}}"#)
+        let acceptance = dir.url.appendingPathComponent("acceptance.json").path
+        let first = dir.url.appendingPathComponent("first")
+        let recorded = try CellQABinary.run(["run", data.path, "--acceptance", acceptance, "--repeat", "8", "--out", first.path, "--quiet"])
+        #expect(recorded.status == 0, "\(recorded.stdout)\(recorded.stderr)")
+
+        let reportData = try Data(contentsOf: first.appendingPathComponent("report.json"))
+        var report = try #require(try JSONSerialization.jsonObject(with: reportData) as? [String: Any])
+        var fixtures = try #require(report["fixtures"] as? [[String: Any]])
+        var slowed = 0
+        for f in fixtures.indices {
+            var steps = try #require(fixtures[f]["steps"] as? [[String: Any]])
+            for k in steps.indices where steps[k]["step"] as? String == "detector" {
+                for clock in ["wallMs", "cpuMs"] {
+                    steps[k][clock] = try #require(steps[k][clock] as? [Double]).map { $0 * 10 }
+                }
+                slowed += 1
+            }
+            fixtures[f]["steps"] = steps
+        }
+        #expect(slowed == 2)
+        report["fixtures"] = fixtures
+        let baseline = dir.url.appendingPathComponent("baseline.json")
+        try JSONSerialization.data(withJSONObject: report).write(to: baseline)
+
+        let out = dir.url.appendingPathComponent("second")
+        let judged = try CellQABinary.run(["run", data.path, "--acceptance", acceptance, "--repeat", "8", "--baseline", baseline.path,
+                                           "--fail-on-improvement", "--out", out.path, "--quiet"])
+        #expect(judged.status == 0, "\(judged.stdout)\(judged.stderr)")
+        #expect(judged.stdout.contains("step improved, not gating: candidates: detector"), "\(judged.stdout)")
+        let summary = try String(contentsOf: out.appendingPathComponent("summary.md"), encoding: .utf8)
+        #expect(summary.contains(#/\| candidates: detector \|[^\n]*▲ improved \|/#), "\(summary)")
+        let written = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("report.json")))
+                                   as? [String: Any])
+        let verdicts = try #require(written["baseline"] as? [String: Any])
+        let stepRows = try #require(verdicts["steps"] as? [[String: Any]])
+        #expect(stepRows.first { $0["step"] as? String == "detector" }?["verdict"] as? String == "improved")
+        #expect((verdicts["improvements"] as? [String])?.contains { $0.contains("detector") } == false)
+    }
 }

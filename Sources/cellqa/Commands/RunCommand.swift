@@ -247,6 +247,9 @@ struct RunCommand: ParsableCommand {
                 for s in change.stages where s.verdict != .unchanged && s.verdict != .notCompared {
                     lines.append("  time \(s.stage): \(s.detail) (\(s.verdict.rawValue))")
                 }
+                for s in change.steps where s.verdict != .unchanged && s.verdict != .notCompared {
+                    lines.append("    step \(s.stage): \(s.step ?? ""): \(s.detail) (\(s.verdict.rawValue), not gating)")
+                }
                 lines.insert("changes against the previous baseline: \(change.headline)", at: 0)
             } catch {
                 lines.append("previous baseline \(baselinePath) unreadable, replaced: \(error)")
