@@ -1,6 +1,7 @@
 import JSON
 
-/// A time budget for one pipeline stage (or "decode", or "total"), milliseconds.
+/// A time budget for one pipeline stage (or "decode", or "total", or a timed step inside a
+/// stage as "stage/step": "candidates/centre vote"), milliseconds.
 public struct StageBudget: Sendable, Equatable {
     public var stage: String
     public var medianMs: Double?
@@ -72,14 +73,15 @@ public struct GateLimits: Sendable, Equatable {
 ///   "minLiveDeadAccuracy": 0.95,
 ///   "maxErrored": 0, "gateExpect": true,
 ///   "stageBudgets": { "candidates": { "medianMs": 20, "p90Ms": 40, "clock": "wall" },
-///                     "total": { "medianMs": 60 } },
+///                     "candidates/centre vote": { "p90Ms": 12 }, "total": { "medianMs": 60 } },
 ///   "tags": { "dense": { "minRecall": 0.8 }, "blank-control": { "maxBlankDetections": 0 } }
 /// }
 /// ```
 /// Keys absent from the file take the defaults below (precision >= 0.9, recall >= 0.85, no
 /// detection on a blank control, no errored fixture, expect ranges gate); write `null` to turn
 /// a default gate off. A tag object accepts the same limit keys and has no defaults. Stage
-/// budgets name a pipeline stage, `decode`, or `total` (decode + every stage).
+/// budgets name a pipeline stage, `decode`, `total` (decode + every stage), or a timed step inside
+/// a stage as `stage/step` (over the runs it ran in).
 public struct Acceptance: Sendable, Equatable {
     public var description: String?
     public var limits: GateLimits

@@ -24,13 +24,26 @@ public struct GateInputs: Sendable {
     public var metrics: AggregateMetrics
     public var errored: Int
     public var stages: [StageStatistics]
+    /// The timed steps inside stages, for budgets named "stage/step".
+    public var steps: [StepStatistics]
     /// "fixture: total 12 not in [20, 30]" lines for each failed expect range.
     public var expectFailures: [String]
-    public init(metrics: AggregateMetrics, errored: Int, stages: [StageStatistics], expectFailures: [String]) {
+    public init(metrics: AggregateMetrics, errored: Int, stages: [StageStatistics], steps: [StepStatistics] = [],
+                expectFailures: [String]) {
         self.metrics = metrics
         self.errored = errored
         self.stages = stages
+        self.steps = steps
         self.expectFailures = expectFailures
+    }
+
+    /// The timing summary a budget names: a stage ("decode", "total"), or a step inside one as
+    /// "stage/step" ("candidates/centre vote").
+    func timing(_ name: String, _ clock: TimingClock) -> SampleSummary? {
+        if let stage = stages.first(where: { $0.name == name }) { return stage.summary(clock) }
+        guard let slash = name.firstIndex(of: "/") else { return nil }
+        let stage = name[..<slash], step = name[name.index(after: slash)...]
+        return steps.first { $0.stage == stage && $0.step == step }.map { clock == .wall ? $0.wallMs : $0.cpuMs }
     }
 }
 
@@ -102,15 +115,15 @@ public func evaluateGates(limits: GateLimits, scope: String, inputs: GateInputs?
         }
     }
     for budget in limits.stageBudgets {
-        let row = inputs?.stages.first { $0.name == budget.stage }
-        let summary = row?.summary(budget.clock)
+        let summary = inputs?.timing(budget.stage, budget.clock)
         let what = "\(budget.stage) \(budget.clock.rawValue)"
-        if inputs != nil && row == nil {
+        if inputs != nil && summary == nil {
+            let kind = budget.stage.contains("/") ? "step (stage/step)" : "stage"
             for (key, limit) in [("medianMs", budget.medianMs), ("p90Ms", budget.p90Ms)] {
                 guard let limit else { continue }
                 results.append(GateResult(name: "stageBudgets.\(budget.stage).\(key)", scope: scope, passed: false,
                                           actual: nil, limit: limit, comparison: "<=",
-                                          detail: "no stage named \"\(budget.stage)\" was timed"))
+                                          detail: "no \(kind) named \"\(budget.stage)\" was timed"))
             }
             continue
         }

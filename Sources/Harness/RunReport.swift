@@ -137,8 +137,9 @@ public struct RunReport: Sendable {
                 expectFailures.append("\(o.fixture.path): \(check.key) \(check.actual) not in \(describe(check.range))")
             }
         }
-        return GateInputs(metrics: metrics, errored: outcomes.filter { $0.status == .errored }.count,
-                          stages: stageStatistics(samples: outcomes.flatMap(\.samples)),
+        let stages = stageStatistics(samples: outcomes.flatMap(\.samples))
+        return GateInputs(metrics: metrics, errored: outcomes.filter { $0.status == .errored }.count, stages: stages,
+                          steps: stepStatistics(steps: outcomes.flatMap(\.stepSamples), stages: stages),
                           expectFailures: expectFailures)
     }
 }

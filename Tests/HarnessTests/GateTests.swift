@@ -169,18 +169,45 @@ struct GateTests {
         #expect(abs(stages[0].share - 40.0 / 46) < 1e-9)
     }
 
+    @Test func stepBudgetsNameStageAndStep() {
+        let stages = stageStatistics(samples: [[.init(name: "candidates", wallSeconds: 0.050, cpuSeconds: 0.040)],
+                                               [.init(name: "candidates", wallSeconds: 0.060, cpuSeconds: 0.050)]])
+        let steps = stepStatistics(steps: [
+            [.init(stage: "candidates", step: "centre vote", wallSeconds: 0.010, cpuSeconds: 0.009)],
+            [.init(stage: "candidates", step: "centre vote", wallSeconds: 0.014, cpuSeconds: 0.011)],
+        ], stages: stages)
+        let inputs = GateInputs(metrics: AggregateMetrics(scores: []), errored: 0, stages: stages, steps: steps, expectFailures: [])
+        let limits = GateLimits(stageBudgets: [StageBudget(stage: "candidates/centre vote", medianMs: 11),
+                                               StageBudget(stage: "candidates/centre vote", medianMs: 11, clock: .cpu),
+                                               StageBudget(stage: "candidates/center vote", p90Ms: 5),
+                                               StageBudget(stage: "centre vote", p90Ms: 5)])
+        let gates = evaluateGates(limits: limits, scope: "all", inputs: inputs)
+        #expect(gates.map { "\($0.name)=\($0.passed)" } == ["stageBudgets.candidates/centre vote.medianMs=false",
+                                                          "stageBudgets.candidates/centre vote.medianMs=true",
+                                                          "stageBudgets.candidates/center vote.p90Ms=false",
+                                                          "stageBudgets.centre vote.p90Ms=false"])
+        #expect(abs((gates[0].actual ?? 0) - 12) < 1e-9 && abs((gates[1].actual ?? 0) - 10) < 1e-9)
+        #expect(gates[2].detail == "no step (stage/step) named \"candidates/center vote\" was timed")
+        #expect(gates[3].detail == "no stage named \"centre vote\" was timed")
+    }
+
     @Test func runReportGatesPerTagAndOverall() throws {
         let d = try TestDataset.standard(name: "gates")
         defer { d.remove() }
         let acceptance = try Acceptance.parse(try JSONValue.parse("""
             {"minPrecision": 0, "minRecall": 0, "maxBlankDetections": 1000, "gateExpect": false,
+             "stageBudgets": {"candidates/detector": {"medianMs": 100000}},
              "tags": {"dense": {"minRecall": 1.01e-9, "maxErrored": 0}, "nosuchtag": {"minF1": 0.5}}}
             """), file: nil)
         let report = try performRun(RunRequest(datasetRoot: d.root, labelsRoot: nil, acceptance: acceptance,
                                                settings: RunSettings(jobs: 2), toolVersion: "t"))
         #expect(report.gates.map(\.label) == ["minPrecision", "minRecall", "maxBlankDetections", "maxErrored",
+                                              "stageBudgets.candidates/detector.medianMs",
                                               "minRecall [tag:dense]", "maxErrored [tag:dense]", "minF1 [tag:nosuchtag]"])
-        #expect(report.gates[4].actual == report.tags.first { $0.tag == "dense" }?.metrics.recall)
-        #expect(report.gates[6].passed && report.gates[6].actual == nil)
+        // A step's budget reads the run's own step statistics.
+        let detector = try #require(report.steps.first { $0.stage == "candidates" && $0.step == "detector" })
+        #expect(report.gates[4].passed && report.gates[4].actual == detector.wallMs.median)
+        #expect(report.gates[5].actual == report.tags.first { $0.tag == "dense" }?.metrics.recall)
+        #expect(report.gates[7].passed && report.gates[7].actual == nil)
     }
 }
