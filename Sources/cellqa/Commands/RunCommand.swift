@@ -27,7 +27,9 @@ struct RunCommand: ParsableCommand {
             Stage timings (thread CPU by default, --timing wall; every sample taken relative to \
             its fixture's baseline median) regress only when the median relative time rises \
             more than 10% AND a Mann-Whitney test is significant (alpha 0.01); changes under 3% \
-            are noise. Timings are compared only when the baseline was recorded on the same \
+            are noise. The timed steps inside the grid and candidates stages are judged the same \
+            way (alpha divided over the steps) to say where a stage's time moved; they never \
+            gate. Timings are compared only when the baseline was recorded on the same \
             CPU model and core count (--compare-timings forces, --no-compare-timings skips).
 
             --record writes this run's report.json as the baseline (--baseline-path, default \
