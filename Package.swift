@@ -27,13 +27,15 @@ let package = Package(
         // Row kernels with eight-lane AVX, used only where the CPU has it (checked at run time;
         // the default target is four-lane SSE).
         .target(name: "CKernels"),
+        // glibc malloc's thresholds, which the cellqa command sets for its image-sized planes.
+        .target(name: "CMalloc"),
         .target(name: "Vision", dependencies: ["Imaging", "JSON", "Hemocytometer", "CKernels"]),
         .target(name: "Synth", dependencies: ["Imaging", "Fixtures", "JSON"]),
         .target(name: "Harness", dependencies: ["Imaging", "JSON", "Fixtures", "Vision", "Hemocytometer"]),
         .executableTarget(
             name: "cellqa",
             dependencies: [
-                "Imaging", "JSON", "Fixtures", "Vision", "Hemocytometer", "Synth", "Harness",
+                "Imaging", "JSON", "Fixtures", "Vision", "Hemocytometer", "Synth", "Harness", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

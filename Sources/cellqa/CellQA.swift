@@ -23,6 +23,7 @@ struct CellQA: ParsableCommand {
 
     /// ArgumentParser exits 64 on usage errors; cellqa's documented code for them is 2.
     static func main() {
+        _ = MallocPolicy.outcome
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -41,6 +41,32 @@ struct BenchPipelineTests {
         #expect(invalid.stderr.contains("--max-ratio must be a positive number"))
     }
 
+    /// The allocator moves the figures, so the benchmark says how it was set: cellqa's glibc
+    /// thresholds by default (a sanitizer's allocator refuses them), the user's own malloc
+    /// settings when the environment has any.
+    @Test func statesTheAllocatorPolicy() throws {
+        let arguments = ["bench", "pipeline", "--iterations", "1", "--images", "1", "--width", "160", "--height", "120"]
+        func allocatorLines(_ environment: [String: String]) throws -> [String] {
+            let result = try CellQABinary.run(arguments, environment: environment)
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix("allocator: ") }
+        }
+        // The test bundle is built like the binary it runs: with a sanitizer both have one.
+        let handle = dlopen(nil, RTLD_NOW)
+        let sanitized = dlsym(handle, "__asan_init") != nil || dlsym(handle, "__tsan_init") != nil
+        let inherited = ProcessInfo.processInfo.environment
+        if inherited["GLIBC_TUNABLES"]?.contains("glibc.malloc.") != true && !inherited.keys.contains(where: { $0.hasPrefix("MALLOC_") }) {
+            let expected = sanitized ? "allocator: the C library's malloc defaults (it refused cellqa's thresholds)"
+                                     : "allocator: glibc malloc thresholds set by cellqa (mmap 32 MiB, trim 64 MiB)"
+            #expect(try allocatorLines([:]) == [expected])
+        }
+        let leftAlone = "allocator: malloc settings left to the environment (GLIBC_TUNABLES or MALLOC_*)"
+        #expect(try allocatorLines(["GLIBC_TUNABLES": "glibc.malloc.trim_threshold=1048576"]) == [leftAlone])
+        #expect(try allocatorLines(["MALLOC_ARENA_MAX": "2"]) == [leftAlone])
+        // A tunable of another part of glibc leaves malloc to cellqa.
+        #expect(try allocatorLines(["GLIBC_TUNABLES": "glibc.cpu.x86_rep_movsb_threshold=4096"]) != [leftAlone])
+    }
+
     @Test func rejectsAnUnknownPresetByName() throws {
         let result = try CellQABinary.run(["bench", "pipeline", "--preset", "crowded"])
         #expect(result.status != 0)

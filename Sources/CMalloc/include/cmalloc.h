@@ -1,0 +1,13 @@
+#ifndef CMALLOC_H
+#define CMALLOC_H
+
+#include <stddef.h>
+
+/// Sets glibc malloc's two thresholds: blocks up to `mmap_threshold` bytes come from the heap
+/// instead of fresh mappings, and free memory at the top of a heap is given back to the system
+/// only beyond `trim_threshold` bytes. Setting them also turns off glibc's sliding threshold.
+/// Returns 1 when both were set; 0 when glibc refused either (mmap_threshold above 32 MiB on
+/// 64-bit systems) or the C library is not glibc.
+int cq_set_malloc_thresholds(size_t mmap_threshold, size_t trim_threshold);
+
+#endif
