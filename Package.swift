@@ -27,11 +27,12 @@ let package = Package(
         // Row kernels with eight-lane AVX, used only where the CPU has it (checked at run time;
         // the default target is four-lane SSE).
         .target(name: "CKernels"),
-        // glibc malloc's thresholds, which the cellqa command sets for its image-sized planes.
+        // glibc malloc's thresholds, which the cellqa command sets for its image-sized planes,
+        // and the trim that gives the workers' free memory back after a run.
         .target(name: "CMalloc"),
         .target(name: "Vision", dependencies: ["Imaging", "JSON", "Hemocytometer", "CKernels"]),
         .target(name: "Synth", dependencies: ["Imaging", "Fixtures", "JSON"]),
-        .target(name: "Harness", dependencies: ["Imaging", "JSON", "Fixtures", "Vision", "Hemocytometer"]),
+        .target(name: "Harness", dependencies: ["Imaging", "JSON", "Fixtures", "Vision", "Hemocytometer", "CMalloc"]),
         .executableTarget(
             name: "cellqa",
             dependencies: [

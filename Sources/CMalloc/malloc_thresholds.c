@@ -18,3 +18,11 @@ int cq_set_malloc_thresholds(size_t mmap_threshold, size_t trim_threshold) {
     return 0;
 #endif
 }
+
+int cq_release_free_memory(void) {
+#if defined(__GLIBC__)
+    return malloc_trim(0);
+#else
+    return 0;
+#endif
+}

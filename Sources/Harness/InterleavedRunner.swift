@@ -65,6 +65,7 @@ public func runInterleaved(_ fixtures: [RunFixture], pipelines: [Pipeline], sett
     let wall = StageClock.wall() - runStart
     progress?.runFinished(total: fixtures.count)
     let rss = peakResidentBytes()
+    releaseWorkersMemory()
     let interruption = slots.contains { $0 == nil } ? cancellation?.interruption : nil
     let finished = slots.compactMap { $0 }
     return (0..<versions).map { v in

@@ -1,3 +1,4 @@
+import CMalloc
 import Dispatch
 import Foundation
 import Fixtures
@@ -187,8 +188,17 @@ public func runFixtures(_ fixtures: [RunFixture], pipeline: Pipeline, settings: 
     let wall = StageClock.wall() - runStart
     progress?.runFinished(total: fixtures.count)
     let interruption = slots.contains { $0 == nil } ? cancellation?.interruption : nil
+    let peak = peakResidentBytes()
+    releaseWorkersMemory()
     return RunResult(outcomes: slots.compactMap { $0 }, wallSeconds: wall, jobs: workers, repeats: settings.repeats,
-                     peakRSSBytes: peakResidentBytes(), selectedCount: fixtures.count, interruption: interruption)
+                     peakRSSBytes: peak, selectedCount: fixtures.count, interruption: interruption)
+}
+
+/// Gives the workers' free heap memory back once they are done: each worker's malloc arena
+/// keeps its last image's planes (up to the trim threshold the `cellqa` command sets, 64 MiB),
+/// which the report, built on another thread, cannot reuse.
+func releaseWorkersMemory() {
+    _ = cq_release_free_memory()
 }
 
 /// The record of a fixture whose work was still running at its time limit.

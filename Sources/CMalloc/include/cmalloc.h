@@ -10,4 +10,8 @@
 /// 64-bit systems) or the C library is not glibc.
 int cq_set_malloc_thresholds(size_t mmap_threshold, size_t trim_threshold);
 
+/// Gives the free memory of every malloc arena back to the system (glibc's `malloc_trim(0)`),
+/// whatever the trim threshold. Returns 1 when some was released, 0 otherwise (or not glibc).
+int cq_release_free_memory(void);
+
 #endif
