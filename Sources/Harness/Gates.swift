@@ -43,7 +43,7 @@ public struct GateInputs: Sendable {
         if let stage = stages.first(where: { $0.name == name }) { return stage.summary(clock) }
         guard let slash = name.firstIndex(of: "/") else { return nil }
         let stage = name[..<slash], step = name[name.index(after: slash)...]
-        return steps.first { $0.stage == stage && $0.step == step }.map { clock == .wall ? $0.wallMs : $0.cpuMs }
+        return steps.first { $0.stage == stage && $0.step == step }?.summary(clock)
     }
 }
 

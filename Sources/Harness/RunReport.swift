@@ -101,20 +101,19 @@ public struct RunReport: Sendable {
         let scores = run.outcomes.compactMap(\.score)
         overall = AggregateMetrics(scores: scores)
         tags = metricsByTag(scores)
-        stages = stageStatistics(samples: run.outcomes.flatMap(\.samples))
-        steps = stepStatistics(steps: run.outcomes.flatMap(\.stepSamples), stages: stages)
+        (stages, steps) = RunReport.timingStatistics(run.outcomes)
         outliers = findOutliers(run.outcomes, cut: outlierCut)
         harnessCPUSeconds = run.outcomes.reduce(0) { $0 + $1.harnessCPUSeconds }
         pipelineSeconds = run.outcomes.reduce(0) { sum, o in
             sum + o.samples.reduce(0) { $0 + $1.reduce(0) { $0 + $1.wallSeconds } }
         }
-        let overallInputs = RunReport.gateInputs(run.outcomes, metrics: overall)
+        let overallInputs = RunReport.gateInputs(run.outcomes, metrics: overall, timings: (stages, steps))
         let byTagMetrics = tags
         gates = evaluateGates(acceptance: acceptance, overall: overallInputs) { tag in
             let selected = run.outcomes.filter { $0.tags.contains(tag) }
             guard !selected.isEmpty else { return nil }
             let metrics = byTagMetrics.first { $0.tag == tag }?.metrics ?? AggregateMetrics(scores: [])
-            return RunReport.gateInputs(selected, metrics: metrics)
+            return RunReport.gateInputs(selected, metrics: metrics, timings: RunReport.timingStatistics(selected))
         }
         if let interruption = run.interruption {
             gates.append(RunReport.completenessGate(interruption, finished: run.outcomes.count, selected: run.selectedCount))
@@ -130,17 +129,23 @@ public struct RunReport: Sendable {
                        + "the other gates judged a partial run and do not count as a pass")
     }
 
-    static func gateInputs(_ outcomes: [FixtureOutcome], metrics: AggregateMetrics) -> GateInputs {
+    /// The stage and step statistics of `outcomes`' timing samples.
+    static func timingStatistics(_ outcomes: [FixtureOutcome]) -> (stages: [StageStatistics], steps: [StepStatistics]) {
+        let stages = stageStatistics(samples: outcomes.flatMap(\.samples))
+        return (stages, stepStatistics(steps: outcomes.flatMap(\.stepSamples), stages: stages))
+    }
+
+    /// What the gates of `outcomes` look at; `timings` are their `timingStatistics`.
+    static func gateInputs(_ outcomes: [FixtureOutcome], metrics: AggregateMetrics,
+                           timings: (stages: [StageStatistics], steps: [StepStatistics])) -> GateInputs {
         var expectFailures: [String] = []
         for o in outcomes {
             for check in o.score?.expectChecks ?? [] where !check.passed {
                 expectFailures.append("\(o.fixture.path): \(check.key) \(check.actual) not in \(describe(check.range))")
             }
         }
-        let stages = stageStatistics(samples: outcomes.flatMap(\.samples))
-        return GateInputs(metrics: metrics, errored: outcomes.filter { $0.status == .errored }.count, stages: stages,
-                          steps: stepStatistics(steps: outcomes.flatMap(\.stepSamples), stages: stages),
-                          expectFailures: expectFailures)
+        return GateInputs(metrics: metrics, errored: outcomes.filter { $0.status == .errored }.count,
+                          stages: timings.stages, steps: timings.steps, expectFailures: expectFailures)
     }
 }
 

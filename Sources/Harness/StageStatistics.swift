@@ -58,6 +58,8 @@ public struct StepStatistics: Sendable, Equatable {
     public var cpuMs: SampleSummary
     /// This step's summed wall time over its stage's, over the whole run.
     public var shareOfStage: Double
+
+    public func summary(_ clock: TimingClock) -> SampleSummary { clock == .wall ? wallMs : cpuMs }
 }
 
 /// The steps of each stage in pipeline order, from runs that each list the steps they timed
