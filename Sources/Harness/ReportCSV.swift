@@ -49,6 +49,13 @@ struct CSVWriter {
         for f in fields { field(f) }
         endRow()
     }
+
+    /// Hands the rows so far to `output` and starts afresh (keeping the buffer), so that a long
+    /// document never has to be held whole.
+    mutating func drain(into output: inout some ReportOutput) {
+        bytes.withUnsafeBytes { output.write($0) }
+        bytes.removeAll(keepingCapacity: true)
+    }
 }
 
 /// Rows joined with CRLF, ending with CRLF.
@@ -112,6 +119,13 @@ extension RunReport {
     /// labelled cell (status FN), fixture by fixture; pixels. Unscored (unlabelled) fixtures
     /// have an empty status.
     public var detectionsCSV: String {
+        var bytes: [UInt8] = []
+        writeDetectionsCSV(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `detectionsCSV` written to `output` fixture by fixture (500 images make some 26 MB).
+    func writeDetectionsCSV(to output: inout some ReportOutput) {
         var csv = CSVWriter()
         csv.row(["path", "status", "detection", "x", "y", "r", "class", "score", "confidence",
                  "label", "label_x", "label_y", "label_r", "label_class", "distance_px"])
@@ -157,7 +171,8 @@ extension RunReport {
                 csv.field("")
                 csv.endRow()
             }
+            csv.drain(into: &output)
         }
-        return csv.text
+        csv.drain(into: &output)
     }
 }

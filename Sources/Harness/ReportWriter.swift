@@ -28,17 +28,20 @@ extension RunReport {
     /// - Returns: the paths written (inside `directory`).
     @discardableResult
     public func writeReports(to directory: String) throws(ReportWriteError) -> [String] {
-        let contents: [(String, () -> String)] = [
-            (ReportFile.json, { self.jsonValue.serialized(pretty: true) + "\n" }),
-            (ReportFile.markdown, { self.markdown }),
-            (ReportFile.junit, { self.junitXML }),
-            (ReportFile.fixtures, { self.fixturesCSV }),
-            (ReportFile.detections, { self.detectionsCSV }),
-            (ReportFile.trace, { self.traceJSON.serialized(pretty: false) + "\n" }),
+        // Each file is written as it is made, and the large ones piecewise: the detections of
+        // 500 images make a 26 MB table, which held whole (and copied to a String and back)
+        // raised the run's peak memory by some 45 MiB.
+        let contents: [(String, (inout ReportFileOutput) -> Void)] = [
+            (ReportFile.json, { out in self.jsonValue.serialize(pretty: true) { out.write($0) }; out.write("\n") }),
+            (ReportFile.markdown, { $0.write(self.markdown) }),
+            (ReportFile.junit, { $0.write(self.junitXML) }),
+            (ReportFile.fixtures, { $0.write(self.fixturesCSV) }),
+            (ReportFile.detections, { self.writeDetectionsCSV(to: &$0) }),
+            (ReportFile.trace, { out in self.traceJSON.serialize(pretty: false) { out.write($0) }; out.write("\n") }),
         ]
         try ReportDirectory.replace(directory, ownNames: Set(ReportFile.all)) { (staging: String) throws(ReportWriteError) in
             for (name, make) in contents {
-                try writeAtomically(Array(make().utf8), to: (staging as NSString).appendingPathComponent(name))
+                try writeAtomically(to: (staging as NSString).appendingPathComponent(name), make)
             }
         }
         return contents.map { (directory as NSString).appendingPathComponent($0.0) }
@@ -53,7 +56,7 @@ public func writeReportFiles(_ files: [(name: String, text: String)], into direc
     var written: [String] = []
     for (name, text) in files {
         let path = (directory as NSString).appendingPathComponent(name)
-        try writeAtomically(Array(text.utf8), to: path)
+        try writeAtomically(to: path) { $0.write(text) }
         written.append(path)
     }
     return written
@@ -73,16 +76,24 @@ public func createReportDirectory(_ directory: String) throws(ReportWriteError) 
 /// fsync: reports need atomic replacement, not crash durability, and fsync costs tens of
 /// milliseconds per file on a busy disk.)
 public func writeAtomically(_ bytes: [UInt8], to path: String) throws(ReportWriteError) {
+    try writeAtomically(to: path) { $0.write(bytes) }
+}
+
+/// `writeAtomically(_:to:)` for a file written piece by piece: `produce` writes the whole
+/// content into the temporary file, which is renamed to `path` only if every write succeeded
+/// (otherwise it is removed and `path` left as it was).
+public func writeAtomically(to path: String, _ produce: (inout ReportFileOutput) -> Void) throws(ReportWriteError) {
     let directory = (path as NSString).deletingLastPathComponent
     let base = (path as NSString).lastPathComponent
     let temporary = (directory.isEmpty ? "" : directory + "/") + ".\(base).tmp-\(getpid())"
     guard let file = fopen(temporary, "wb") else {
         throw ReportWriteError(path: path, reason: String(cString: strerror(errno)))
     }
-    let count = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+    var output = ReportFileOutput(file: file)
+    produce(&output)
     let flushed = fflush(file) == 0
     fclose(file)
-    guard count == bytes.count, flushed else {
+    guard !output.failed, flushed else {
         unlink(temporary)
         throw ReportWriteError(path: path, reason: "short write (disk full?)")
     }
@@ -90,5 +101,37 @@ public func writeAtomically(_ bytes: [UInt8], to path: String) throws(ReportWrit
         let reason = String(cString: strerror(errno))
         unlink(temporary)
         throw ReportWriteError(path: path, reason: reason)
+    }
+}
+
+/// Where report bytes go: a file being written (`ReportFileOutput`) or memory.
+protocol ReportOutput {
+    mutating func write(_ bytes: UnsafeRawBufferPointer)
+}
+
+extension Array: ReportOutput where Element == UInt8 {
+    mutating func write(_ bytes: UnsafeRawBufferPointer) { append(contentsOf: bytes) }
+}
+
+/// The open temporary file of `writeAtomically(to:_:)`. A failed write is remembered (and
+/// the rest skipped), so that the file is not renamed into place.
+public struct ReportFileOutput: ReportOutput {
+    fileprivate let file: UnsafeMutablePointer<FILE>
+    fileprivate private(set) var failed = false
+
+    fileprivate init(file: UnsafeMutablePointer<FILE>) { self.file = file }
+
+    public mutating func write(_ bytes: UnsafeRawBufferPointer) {
+        guard !failed, let start = bytes.baseAddress, bytes.count > 0 else { return }
+        if fwrite(start, 1, bytes.count, file) != bytes.count { failed = true }
+    }
+
+    public mutating func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { write($0) }
+    }
+
+    public mutating func write(_ text: String) {
+        var text = text
+        text.withUTF8 { write(UnsafeRawBufferPointer($0)) }
     }
 }

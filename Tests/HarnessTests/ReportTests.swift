@@ -107,6 +107,10 @@ struct ReportTests {
         #expect(detections.dropFirst().filter { $0[1] == "TP" }.count == o.tp)
         #expect(detections.dropFirst().filter { $0[1] == "FP" }.count == o.fp)
         #expect(detections.dropFirst().filter { $0[1] == "FN" }.count == o.fn)
+        // The large files are written piece by piece; the pieces make the whole document.
+        #expect(try String(contentsOfFile: out + "/detections.csv", encoding: .utf8) == report.detectionsCSV)
+        #expect(try String(contentsOfFile: out + "/report.json", encoding: .utf8) == report.jsonValue.serialized(pretty: true) + "\n")
+        #expect(try String(contentsOfFile: out + "/trace.json", encoding: .utf8) == report.traceJSON.serialized(pretty: false) + "\n")
 
         let trace = try JSONValue.load(path: out + "/trace.json")
         guard case .array(let events)? = trace["traceEvents"] else { Issue.record("no trace events"); return }

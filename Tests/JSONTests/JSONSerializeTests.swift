@@ -1,5 +1,5 @@
 import Testing
-import JSON
+@testable import JSON
 
 @Suite struct JSONSerializeTests {
     @Test func prettyOutputIsDeterministicAndOrdered() {
@@ -56,5 +56,101 @@ import JSON
         let value = try JSONValue.parse(source)
         #expect(try JSONValue.parse(value.serialized(pretty: true)) == value)
         #expect(try JSONValue.parse(value.serialized(pretty: false)) == value)
+    }
+
+    /// The writer makes json-c's layout byte for byte (the reports written before it had that
+    /// layout, and a baseline recorded again must differ only where its content does).
+    @Test(arguments: [false, true])
+    func matchesJSONCByteForByte(pretty: Bool) {
+        var random = SplitMix(seed: 0xC0FFEE)
+        for round in 0..<300 {
+            let value = randomValue(&random, depth: 0)
+            let ours = value.serialized(pretty: pretty)
+            let jsonc = value.jsoncSerialized(pretty: pretty)
+            #expect(ours == jsonc, "round \(round)")
+            if ours != jsonc { return }
+        }
+    }
+
+    @Test func everyControlCharacterAndTheSlashAsJSONCWritesThem() throws {
+        let text = String(decoding: (0..<0x80).map { UInt8($0) }, as: UTF8.self) + "é\u{1F9EB}"
+        for value: JSONValue in [.string(text), [String(text.filter { $0 != "\0" }): .string(text)]] {
+            #expect(value.serialized(pretty: false) == value.jsoncSerialized(pretty: false))
+            #expect(value.serialized(pretty: true) == value.jsoncSerialized(pretty: true))
+            #expect(try JSONValue.parse(value.serialized(pretty: false)) == value)
+        }
+        #expect(JSONValue.string("\u{1}\u{1f}/").serialized(pretty: false) == #""\u0001\u001f/""#)
+    }
+
+    @Test func emptyContainersAndScalarsAtTheTop() {
+        #expect(JSONValue.array([]).serialized(pretty: true) == "[\n]")
+        #expect(JSONValue.object(JSONObject()).serialized(pretty: true) == "{\n}")
+        #expect(JSONValue.array([.array([]), .object(JSONObject())]).serialized(pretty: false) == "[[],{}]")
+        #expect(JSONValue.null.serialized() == "null")
+        #expect(JSONValue.int(.min).serialized() == "-9223372036854775808")
+        for value: JSONValue in [[], [:], ["a": [], "b": [:]], .null, .int(.min), .double(.nan)] {
+            #expect(value.serialized(pretty: true) == value.jsoncSerialized(pretty: true))
+        }
+    }
+
+    /// A key holding a NUL character is written whole, escaped (json-c, whose keys are C
+    /// strings, cut it at the NUL, so two such keys could merge), and this parser refuses it
+    /// by name rather than reading a different key.
+    @Test func keysWithANulAreWrittenWholeAndRefusedOnReading() {
+        let value: JSONValue = ["a\u{0}b": 1, "a\u{0}c": 2]
+        #expect(value.serialized(pretty: false) == #"{"a\u0000b":1,"a\u0000c":2}"#)
+        #expect(throws: JSONError.self) { try JSONValue.parse(value.serialized(pretty: false)) }
+    }
+
+    @Test func largeValuesComeInPiecesThatMakeTheWholeText() {
+        let row: JSONValue = ["x": 1.25, "name": "fixture/with \"quotes\"", "tags": ["a", "b"]]
+        let value = JSONValue.array(Array(repeating: row, count: 5_000))
+        var pieces: [[UInt8]] = []
+        value.serialize(pretty: true) { pieces.append(Array($0)) }
+        #expect(pieces.count > 3)
+        #expect(pieces.dropLast().allSatisfy { $0.count >= 1 << 16 && $0.count < (1 << 16) + 4096 })
+        #expect(String(decoding: pieces.joined(), as: UTF8.self) == value.serialized(pretty: true))
+        #expect(value.serialized(pretty: true) == value.jsoncSerialized(pretty: true))
+    }
+
+    private func randomValue(_ random: inout SplitMix, depth: Int) -> JSONValue {
+        let kind = random.next() % (depth >= 4 ? 6 : 8)
+        switch kind {
+        case 0: return .null
+        case 1: return .bool(random.next() % 2 == 0)
+        case 2: return .int(Int64(bitPattern: random.next()) >> (random.next() % 64))
+        case 3:
+            let d = Double(bitPattern: random.next())
+            return .double(random.next() % 4 == 0 ? Double(Int64(bitPattern: random.next()) % 1000) / 8 : d)
+        case 4, 5: return .string(randomString(&random))
+        case 6:
+            let count = Int(random.next() % 5)
+            return .array((0..<count).map { _ in randomValue(&random, depth: depth + 1) })
+        default:
+            var object = JSONObject()
+            for _ in 0..<Int(random.next() % 5) {
+                object.set(String(randomString(&random).filter { $0 != "\u{0}" }), randomValue(&random, depth: depth + 1))
+            }
+            return .object(object)
+        }
+    }
+
+    private func randomString(_ random: inout SplitMix) -> String {
+        let pieces = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\r", "\u{8}", "\u{c}", "\u{0}", "\u{1}", "\u{1f}",
+                      "\u{7f}", "é", "\u{2028}", "\u{1F9EB}", "key", "µm"]
+        return (0..<Int(random.next() % 8)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+    }
+}
+
+/// A small seeded generator (SplitMix64), so that the random documents are the same every run.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }

@@ -261,7 +261,10 @@ struct RunCommand: ParsableCommand {
         }
         let directory = (baselinePath as NSString).deletingLastPathComponent
         if !directory.isEmpty { try createReportDirectory(directory) }
-        try writeAtomically(Array((report.jsonValue.serialized(pretty: true) + "\n").utf8), to: baselinePath)
+        try writeAtomically(to: baselinePath) { out in
+            report.jsonValue.serialize(pretty: true) { out.write($0) }
+            out.write("\n")
+        }
         lines.append("recorded baseline \(baselinePath) (config \(report.provenance.configHash), dataset \(report.provenance.datasetHash))")
         print(lines.joined(separator: "\n"))
     }
