@@ -29,7 +29,7 @@ extension JSONValue {
     /// The same text made by json-c itself (a json-c tree, then `json_object_to_json_string`),
     /// kept as the reference `serialized` is tested against. Object keys are C strings there:
     /// a key holding a NUL character is cut at the NUL.
-    func jsoncSerialized(pretty: Bool) -> String {
+    package func jsoncSerialized(pretty: Bool) -> String {
         guard let tree = makeJSONC(self) else { return "null" }
         defer { json_object_put(tree) }
         let flags = pretty
