@@ -62,7 +62,7 @@ import Testing
     /// layout, and a baseline recorded again must differ only where its content does).
     @Test(arguments: [false, true])
     func matchesJSONCByteForByte(pretty: Bool) {
-        var random = SplitMix(seed: 0xC0FFEE)
+        var random = XorShift(seed: 0xC0FFEE)
         for round in 0..<300 {
             let value = randomValue(&random, depth: 0)
             let ours = value.serialized(pretty: pretty)
@@ -113,7 +113,7 @@ import Testing
         #expect(value.serialized(pretty: true) == value.jsoncSerialized(pretty: true))
     }
 
-    private func randomValue(_ random: inout SplitMix, depth: Int) -> JSONValue {
+    private func randomValue(_ random: inout XorShift, depth: Int) -> JSONValue {
         let kind = random.next() % (depth >= 4 ? 6 : 8)
         switch kind {
         case 0: return .null
@@ -135,22 +135,21 @@ import Testing
         }
     }
 
-    private func randomString(_ random: inout SplitMix) -> String {
+    private func randomString(_ random: inout XorShift) -> String {
         let pieces = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\r", "\u{8}", "\u{c}", "\u{0}", "\u{1}", "\u{1f}",
                       "\u{7f}", "é", "\u{2028}", "\u{1F9EB}", "key", "µm"]
         return (0..<Int(random.next() % 8)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
     }
 }
 
-/// A small seeded generator (SplitMix64), so that the random documents are the same every run.
-private struct SplitMix {
+/// A seeded xorshift64 stream, so that the random documents are the same every run.
+private struct XorShift {
     var state: UInt64
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { state = seed | 1 }
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        return state
     }
 }

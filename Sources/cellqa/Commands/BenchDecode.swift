@@ -1,4 +1,5 @@
 import ArgumentParser
+import Harness
 import Imaging
 
 /// `cellqa bench decode`: how much the Swift decoding API costs over the C libraries.
@@ -83,7 +84,7 @@ extension BenchDecode {
         var seed: UInt64
 
         func render() -> Image {
-            var random = SplitMix64(state: seed)
+            var random = SplitMix64(seed: seed)
             let discs = (0..<120).map { _ in
                 (x: Double(random.next() % UInt64(width)), y: Double(random.next() % UInt64(height)),
                  radius: 6 + Double(random.next() % 40), dark: random.next() % 3 == 0)
@@ -115,18 +116,6 @@ extension BenchDecode {
                 }
             }
             return Image(width: width, height: height, pixels: pixels)
-        }
-    }
-
-    /// SplitMix64: a tiny seeded generator, so the benchmark image is the same on every run.
-    struct SplitMix64 {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }
