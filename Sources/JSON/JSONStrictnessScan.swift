@@ -10,15 +10,28 @@ struct StrictnessScan {
     private struct Frame {
         var isObject: Bool
         var expectingKey = true
-        var currentKey = ""
+        /// The current key's string token (quotes included) in `text`, and whether it has escapes.
+        var keyStart = 0, keyEnd = 0
+        var keyEscaped = false
         var index = 0
-        /// Key -> byte offset of its first occurrence.
-        var keys: [String: Int] = [:]
+        /// Where this object's keys begin in `keys`.
+        var firstKey: Int
+        /// Decoded key -> byte offset of its first occurrence, made once an object has more
+        /// than `listedKeys` keys (a linear look is cheaper for the usual handful).
+        var keyTable: [String: Int]? = nil
     }
+
+    /// Up to this many keys an object's duplicates are found by comparing the keys' bytes.
+    private static let listedKeys = 16
 
     let text: UnsafeBufferPointer<UInt8>
     let file: String?
     private var frames: [Frame] = []
+    /// The keys of every open object, innermost last: the byte range of each key's token
+    /// (quotes included) and whether it has escapes. Labels hold thousands of small objects;
+    /// keeping their keys as ranges, not strings in a dictionary each, made this pass four
+    /// times faster.
+    private var keys: [(start: Int, end: Int, escaped: Bool)] = []
 
     init(text: UnsafeBufferPointer<UInt8>, file: String?) {
         self.text = text
@@ -31,13 +44,13 @@ struct StrictnessScan {
         while index < count {
             switch text[index] {
             case 0x7B:  // {
-                frames.append(Frame(isObject: true))
+                frames.append(Frame(isObject: true, firstKey: keys.count))
                 index &+= 1
             case 0x5B:  // [
-                frames.append(Frame(isObject: false))
+                frames.append(Frame(isObject: false, firstKey: keys.count))
                 index &+= 1
             case 0x7D, 0x5D:  // } ]
-                if !frames.isEmpty { frames.removeLast() }
+                if let last = frames.popLast() { keys.removeSubrange(last.firstKey...) }
                 index &+= 1
             case 0x2C:  // ,
                 if let last = frames.indices.last {
@@ -74,25 +87,63 @@ struct StrictnessScan {
         }
         let end = min(index &+ 1, text.count)
         guard let last = frames.indices.last, frames[last].isObject, frames[last].expectingKey else { return end }
-        let raw = UnsafeBufferPointer(rebasing: text[start..<end])
-        let key = hasEscape ? decodeStringLiteral(raw) : String(decoding: raw.dropFirst().dropLast(), as: UTF8.self)
-        if hasEscape && key.utf8.contains(0) {
+        if hasEscape && decodedKey(start, end, escaped: true).utf8.contains(0) {
             // json-c stores keys as C strings: "a\u0000b" and "a\u0000c" would both become "a",
             // the second silently replacing the first.
             throw failure(at: start, path: containerPath(),
                           expected: "object keys without NUL characters",
                           actual: "a key containing \\u0000")
         }
-        if let first = frames[last].keys[key] {
+        if let first = firstOccurrence(start, end, escaped: hasEscape, in: last) {
+            let key = decodedKey(start, end, escaped: hasEscape)
             let firstPosition = textPosition(of: first, in: text)
             throw failure(at: start, path: JSONPath.appending(containerPath(), key: key),
                           expected: "each key at most once in an object",
                           actual: "duplicate key \"\(key)\" (first at line \(firstPosition.line), column \(firstPosition.column))")
         }
-        frames[last].keys[key] = start
-        frames[last].currentKey = key
+        keys.append((start, end, hasEscape))
+        frames[last].keyStart = start
+        frames[last].keyEnd = end
+        frames[last].keyEscaped = hasEscape
         frames[last].expectingKey = false
         return end
+    }
+
+    /// The byte offset of an earlier key of object `frame` equal to the key token
+    /// `start..<end`, or nil; records the key in the object's table once it has one.
+    private mutating func firstOccurrence(_ start: Int, _ end: Int, escaped: Bool, in frame: Int) -> Int? {
+        let first = frames[frame].firstKey
+        if frames[frame].keyTable == nil && keys.count - first >= Self.listedKeys {
+            var table: [String: Int] = [:]
+            for key in keys[first...] where table[decodedKey(key.start, key.end, escaped: key.escaped)] == nil {
+                table[decodedKey(key.start, key.end, escaped: key.escaped)] = key.start
+            }
+            frames[frame].keyTable = table
+        }
+        if frames[frame].keyTable != nil {
+            let key = decodedKey(start, end, escaped: escaped)
+            if let earlier = frames[frame].keyTable![key] { return earlier }
+            frames[frame].keyTable![key] = start
+            return nil
+        }
+        let token = UnsafeBufferPointer(rebasing: text[start..<end])
+        for key in keys[first...] {
+            if !escaped && !key.escaped {
+                // Without escapes equal keys are equal bytes.
+                if key.end - key.start == token.count, UnsafeBufferPointer(rebasing: text[key.start..<key.end]).elementsEqual(token) {
+                    return key.start
+                }
+            } else if decodedKey(key.start, key.end, escaped: key.escaped) == decodedKey(start, end, escaped: escaped) {
+                return key.start
+            }
+        }
+        return nil
+    }
+
+    /// The key the token `start..<end` (quotes included) stands for, as json-c stores it.
+    private func decodedKey(_ start: Int, _ end: Int, escaped: Bool) -> String {
+        let raw = UnsafeBufferPointer(rebasing: text[start..<end])
+        return escaped ? decodeStringLiteral(raw) : String(decoding: raw.dropFirst().dropLast(), as: UTF8.self)
     }
 
     /// Checks a literal or number token; returns the offset after it. Works on bytes: this
@@ -162,7 +213,9 @@ struct StrictnessScan {
     }
 
     private func append(_ frame: Frame, to path: String) -> String {
-        frame.isObject ? JSONPath.appending(path, key: frame.currentKey) : JSONPath.appending(path, index: frame.index)
+        guard frame.isObject else { return JSONPath.appending(path, index: frame.index) }
+        let key = frame.keyEnd > frame.keyStart ? decodedKey(frame.keyStart, frame.keyEnd, escaped: frame.keyEscaped) : ""
+        return JSONPath.appending(path, key: key)
     }
 
     private func failure(at offset: Int, path: String, expected: String, actual: String) -> JSONError {

@@ -129,6 +129,34 @@ private func parseError(_ text: String, file: String? = "t.json") -> JSONError? 
         #expect(throws: Never.self) { try JSONValue.parse(#"[{"a": 1}, {"a": 2}, {"b": {"a": 3}}]"#) }
     }
 
+    /// Small objects compare their keys' bytes; from the seventeenth key on an object keeps a
+    /// table of decoded keys. Both ways find the same duplicates, escaped or not, and only
+    /// within one object.
+    @Test(arguments: [3, 16, 17, 40])
+    func duplicateKeysInObjectsOfEverySize(keys: Int) throws {
+        let members = (0..<keys).map { "\"k\($0)\": \($0)" }
+        let plain = "{" + members.joined(separator: ", ") + "}"
+        #expect(throws: Never.self) { try JSONValue.parse("[\(plain), \(plain), {\"o\": \(plain)}]") }
+        for (late, early) in [(keys - 1, 0), (keys - 1, keys - 2), (keys / 2, 1)] where late != early {
+            var twice = members
+            twice[late] = "\"k\(early)\": -1"
+            let error = try #require(parseError("{\"outer\": 0, \"o\": {" + twice.joined(separator: ", ") + "}}"))
+            #expect(error.path == "o.k\(early)", "\(keys) keys, \(late) repeats \(early)")
+            #expect(error.actual?.hasPrefix("duplicate key \"k\(early)\"") == true)
+            // The same key written with an escape (\u006b is k), before or after.
+            var escaped = members
+            escaped[late] = "\"\\u006b\(early)\": -1"
+            #expect(parseError("{" + escaped.joined(separator: ", ") + "}")?.path == "k\(early)")
+            escaped = members
+            escaped[early] = "\"\\u006b\(early)\": -1"
+            escaped[late] = "\"k\(early)\": -1"
+            #expect(parseError("{" + escaped.joined(separator: ", ") + "}")?.path == "k\(early)")
+        }
+        // The outer object's key again after a large inner object: found, with its path.
+        let again = try #require(parseError("{\"o\": \(plain), \"p\": 1, \"o\": 2}"))
+        #expect(again.path == "o" && again.column == plain.utf8.count + 17)
+    }
+
     @Test func depthLimit() throws {
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         let error = try #require(parseError(deep))
