@@ -36,8 +36,21 @@ struct CSVWriter {
         }
     }
 
-    /// Appends a number field (shortest round-trip text; empty when absent).
-    mutating func number(_ x: Double?) { field(csvNumber(x)) }
+    /// Appends a number field (shortest round-trip text; empty when absent), which never
+    /// needs quotes.
+    mutating func number(_ x: Double?) {
+        if rowHasField { bytes.append(UInt8(ascii: ",")) }
+        rowHasField = true
+        if let x, x.isFinite { bytes.append(contentsOf: x.description.utf8) }
+    }
+
+    /// Appends a field already in CSV form (`csvField`'s bytes): a value repeated on many rows
+    /// is quoted once.
+    mutating func encodedField(_ utf8: [UInt8]) {
+        if rowHasField { bytes.append(UInt8(ascii: ",")) }
+        rowHasField = true
+        bytes.append(contentsOf: utf8)
+    }
 
     mutating func endRow() {
         bytes.append(0x0D)
@@ -135,8 +148,9 @@ extension RunReport {
             for pair in o.score?.matching.pairs ?? [] where pair.prediction < pairOf.count { pairOf[pair.prediction] = pair }
             let truth = o.truthCells
             let scored = o.score != nil
+            let path = Array(csvField(o.fixture.path).utf8)
             for (i, d) in result.detections.enumerated() {
-                csv.field(o.fixture.path)
+                csv.encodedField(path)
                 csv.field(scored ? (pairOf[i] == nil ? "FP" : "TP") : "")
                 csv.field(String(i))
                 csv.number(d.x)
@@ -160,7 +174,7 @@ extension RunReport {
             }
             for j in o.score?.matching.unmatchedLabels ?? [] where j < truth.count {
                 let c = truth[j]
-                csv.field(o.fixture.path)
+                csv.encodedField(path)
                 csv.field("FN")
                 for _ in 0..<7 { csv.field("") }
                 csv.field(String(j))
