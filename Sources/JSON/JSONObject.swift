@@ -67,6 +67,19 @@ public struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionary
         positions = index
     }
 
+    /// Members known to have distinct keys (a parsed object: the strictness pass refused
+    /// duplicates), appended without looking for each key among the earlier ones.
+    init(distinctMembers count: Int, _ member: (Int) -> (String, JSONValue)) {
+        keys.reserveCapacity(count)
+        values.reserveCapacity(count)
+        for index in 0..<count {
+            let (key, value) = member(index)
+            keys.append(key)
+            values.append(value)
+        }
+        rebuildIndex()
+    }
+
     /// Sets `key` to `value` (builder style for reports).
     public mutating func set(_ key: String, _ value: JSONValue) { self[key] = value }
 

@@ -193,13 +193,12 @@ private func convert(_ node: OpaquePointer?) -> JSONValue {
         return .array(items)
     }
     if type == json_type_object {
-        var object = JSONObject()
         var iterator = json_object_iter_begin(node)
-        var end = json_object_iter_end(node)
-        while json_object_iter_equal(&iterator, &end) == 0 {
+        let object = JSONObject(distinctMembers: Int(json_object_object_length(node))) { _ in
             let key = String(cString: json_object_iter_peek_name(&iterator))
-            object[key] = convert(json_object_iter_peek_value(&iterator))
+            let value = convert(json_object_iter_peek_value(&iterator))
             json_object_iter_next(&iterator)
+            return (key, value)
         }
         return .object(object)
     }

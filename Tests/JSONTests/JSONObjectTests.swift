@@ -47,4 +47,22 @@ import JSON
         let text = JSONValue.object(object).serialized(pretty: false)
         #expect(try JSONValue.parse(text) == .object(object))
     }
+
+    /// A parsed object is built without looking for each key among the earlier ones; small and
+    /// large, it reads and changes like one built a key at a time.
+    @Test(arguments: [0, 1, 12, 13, 40])
+    func parsedObjectsBehaveLikeBuiltOnes(count: Int) throws {
+        var built = JSONObject()
+        for index in 0..<count { built["k\(index)"] = .int(Int64(index)) }
+        guard case .object(var parsed) = try JSONValue.parse(JSONValue.object(built).serialized(pretty: false)) else {
+            Issue.record("not an object"); return
+        }
+        #expect(parsed == built && parsed.keys == built.keys)
+        for index in 0..<count { #expect(parsed["k\(index)"] == .int(Int64(index))) }
+        #expect(parsed["k\(count)"] == nil)
+        parsed["k0"] = "again"
+        parsed["new"] = true
+        #expect(parsed.count == max(count, 1) + 1 && parsed["new"] == true && parsed["k0"] == "again")
+        if count > 1 { #expect(parsed.keys.first == "k0" && parsed.keys.last == "new") }
+    }
 }
