@@ -11,19 +11,32 @@ struct LabelPeek: Sendable {
     var tags: [String]
 
     static func read(path: String) -> LabelPeek {
-        guard case .some(let value) = try? JSONValue.load(path: path, maxBytes: Label.maxLabelFileBytes) else {
+        // The whole file is checked, but only what pairing needs is converted: a label's cells
+        // are read once, when its fixture runs.
+        let members: [(key: String, value: JSONValue?)]?
+        do {
+            members = try JSONValue.topLevelMembers(path: path, maxBytes: Label.maxLabelFileBytes, converting: ["image", "tags"])
+        } catch {
             return LabelPeek(looksLikeLabel: true, isValidJSON: false, imageReference: nil, tags: [])
         }
-        guard case .object(let object) = value else {
+        guard let members else {
             return LabelPeek(looksLikeLabel: false, isValidJSON: true, imageReference: nil, tags: [])
         }
         var tags: [String] = []
-        if case .array(let items) = object["tags"] {
-            for case .string(let tag) in items { tags.append(tag) }
-        }
         var reference: String?
-        if case .string(let name) = object["image"] { reference = name }
-        return LabelPeek(looksLikeLabel: object["version"] != nil || object["cells"] != nil, isValidJSON: true,
-                         imageReference: reference, tags: tags)
+        var looksLikeLabel = false
+        for (key, value) in members {
+            switch (key, value) {
+            case ("tags", .array(let items)?):
+                for case .string(let tag) in items { tags.append(tag) }
+            case ("image", .string(let name)?):
+                reference = name
+            case ("version", _), ("cells", _):
+                looksLikeLabel = true
+            default:
+                break
+            }
+        }
+        return LabelPeek(looksLikeLabel: looksLikeLabel, isValidJSON: true, imageReference: reference, tags: tags)
     }
 }

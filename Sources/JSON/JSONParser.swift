@@ -24,6 +24,36 @@ extension JSONValue {
     public static func parse(_ bytes: [UInt8], file: String? = nil, maxDepth: Int = defaultMaxDepth)
         throws(JSONError) -> JSONValue
     {
+        try checked(bytes, file: file, maxDepth: maxDepth) { convert($0) }
+    }
+
+    /// The top-level members of a JSON object, in order, for a caller that needs a few of
+    /// them: the whole text is checked as `parse` checks it, but only the values of the
+    /// members named in `converting` are converted (a label's walk reads its `image` and
+    /// `tags`, not its thousands of cells). nil when the text is valid JSON but not an object.
+    public static func topLevelMembers(_ bytes: [UInt8], file: String? = nil, converting: Set<String>,
+                                       maxDepth: Int = defaultMaxDepth)
+        throws(JSONError) -> [(key: String, value: JSONValue?)]?
+    {
+        try checked(bytes, file: file, maxDepth: maxDepth) { tree in
+            guard let tree, json_object_get_type(tree) == json_type_object else { return nil }
+            var members: [(key: String, value: JSONValue?)] = []
+            var iterator = json_object_iter_begin(tree)
+            var end = json_object_iter_end(tree)
+            while json_object_iter_equal(&iterator, &end) == 0 {
+                let key = String(cString: json_object_iter_peek_name(&iterator))
+                members.append((key, converting.contains(key) ? convert(json_object_iter_peek_value(&iterator)) : nil))
+                json_object_iter_next(&iterator)
+            }
+            return members
+        }
+    }
+
+    /// Checks `bytes` as strict JSON (see `parse`) and hands json-c's tree to `body` (nil for a
+    /// top-level `null`); the tree is freed afterwards.
+    private static func checked<T>(_ bytes: [UInt8], file: String?, maxDepth: Int, _ body: (OpaquePointer?) -> T)
+        throws(JSONError) -> T
+    {
         guard bytes.count < Int(Int32.max) - 1 else {
             throw JSONError(file: file, path: "", expected: "at most 2 GiB of JSON text",
                             actual: "\(bytes.count) bytes")
@@ -36,7 +66,7 @@ extension JSONValue {
         // json-c needs to see a terminator to finish a top-level number or literal.
         var terminated = bytes
         terminated.append(0)
-        let result: Result<JSONValue, JSONError> = terminated.withUnsafeBufferPointer { buffer in
+        let result: Result<T, JSONError> = terminated.withUnsafeBufferPointer { buffer in
             let text = UnsafeBufferPointer(rebasing: buffer[0..<bytes.count])
             do throws(JSONError) {
                 // json-c's own UTF-8 check lets overlong forms, surrogates and code points above
@@ -52,7 +82,7 @@ extension JSONValue {
                 defer { if let tree { json_object_put(tree) } }
                 var scan = StrictnessScan(text: text, file: file)
                 try scan.run()
-                return .success(convert(tree))
+                return .success(body(tree))
             } catch {
                 return .failure(error)
             }
@@ -71,6 +101,15 @@ extension JSONValue {
     public static func load(path: String, maxBytes: Int = defaultMaxFileBytes) throws(JSONError) -> JSONValue {
         let bytes = try readWholeFile(path: path, maxBytes: maxBytes)
         return try parse(bytes, file: path)
+    }
+
+    /// `topLevelMembers(_:file:converting:maxDepth:)` of the file at `path` (at most `maxBytes`
+    /// bytes); errors name `path`.
+    public static func topLevelMembers(path: String, maxBytes: Int = defaultMaxFileBytes, converting: Set<String>)
+        throws(JSONError) -> [(key: String, value: JSONValue?)]?
+    {
+        let bytes = try readWholeFile(path: path, maxBytes: maxBytes)
+        return try topLevelMembers(bytes, file: path, converting: converting)
     }
 }
 

@@ -157,6 +157,24 @@ private func parseError(_ text: String, file: String? = "t.json") -> JSONError? 
         #expect(again.path == "o" && again.column == plain.utf8.count + 17)
     }
 
+    @Test func topLevelMembersConvertOnlyWhatIsAskedAndCheckEverything() throws {
+        let text = #"{"version": 1, "cells": [{"x": 1}], "image": "a.png", "tags": ["t"], "image2": null}"#
+        let members = try #require(try JSONValue.topLevelMembers(Array(text.utf8), converting: ["image", "tags", "image2"]))
+        #expect(members.map(\.key) == ["version", "cells", "image", "tags", "image2"])
+        #expect(members[0].value == nil && members[1].value == nil)
+        #expect(members[2].value == .string("a.png") && members[3].value == .array(["t"]) && members[4].value == .null)
+        #expect(try JSONValue.topLevelMembers(Array("[1, 2]".utf8), converting: []) == nil)
+        #expect(try JSONValue.topLevelMembers(Array("null".utf8), converting: []) == nil)
+        // The parts left unconverted are checked as strictly as by `parse`.
+        let bad = #"{"cells": [{"x": 1, "x": 2}], "image": "a.png"}"#
+        do {
+            _ = try JSONValue.topLevelMembers(Array(bad.utf8), file: "l.json", converting: ["image"])
+            Issue.record("a duplicate key inside the unconverted cells was accepted")
+        } catch {
+            #expect(error.path == "cells[0].x" && error.file == "l.json")
+        }
+    }
+
     @Test func depthLimit() throws {
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         let error = try #require(parseError(deep))
