@@ -65,7 +65,7 @@ struct CSVWriter {
 
     /// Hands the rows so far to `output` and starts afresh (keeping the buffer), so that a long
     /// document never has to be held whole.
-    mutating func drain(into output: inout some ReportOutput) {
+    mutating func drain(into output: inout some ReportOutput & ~Copyable) {
         bytes.withUnsafeBytes { output.write($0) }
         bytes.removeAll(keepingCapacity: true)
     }
@@ -138,7 +138,7 @@ extension RunReport {
     }
 
     /// `detectionsCSV` written to `output` fixture by fixture (500 images make some 26 MB).
-    func writeDetectionsCSV(to output: inout some ReportOutput) {
+    func writeDetectionsCSV(to output: inout some ReportOutput & ~Copyable) {
         var csv = CSVWriter()
         csv.row(["path", "status", "detection", "x", "y", "r", "class", "score", "confidence",
                  "label", "label_x", "label_y", "label_r", "label_class", "distance_px"])

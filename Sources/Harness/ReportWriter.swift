@@ -105,7 +105,7 @@ public func writeAtomically(to path: String, _ produce: (inout ReportFileOutput)
 }
 
 /// Where report bytes go: a file being written (`ReportFileOutput`) or memory.
-protocol ReportOutput {
+protocol ReportOutput: ~Copyable {
     mutating func write(_ bytes: UnsafeRawBufferPointer)
 }
 
@@ -114,8 +114,9 @@ extension Array: ReportOutput where Element == UInt8 {
 }
 
 /// The open temporary file of `writeAtomically(to:_:)`. A failed write is remembered (and
-/// the rest skipped), so that the file is not renamed into place.
-public struct ReportFileOutput: ReportOutput {
+/// the rest skipped), so that the file is not renamed into place. Not copyable: no copy can
+/// outlive the file it writes to.
+public struct ReportFileOutput: ReportOutput, ~Copyable {
     fileprivate let file: UnsafeMutablePointer<FILE>
     fileprivate private(set) var failed = false
 
