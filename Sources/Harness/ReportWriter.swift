@@ -41,7 +41,12 @@ extension RunReport {
         ]
         try ReportDirectory.replace(directory, ownNames: Set(ReportFile.all)) { (staging: String) throws(ReportWriteError) in
             for (name, make) in contents {
-                try writeAtomically(to: (staging as NSString).appendingPathComponent(name), make)
+                do throws(ReportWriteError) {
+                    try writeAtomically(to: (staging as NSString).appendingPathComponent(name), make)
+                } catch {
+                    // Named where the user asked for it, not in the staging directory.
+                    throw ReportWriteError(path: (directory as NSString).appendingPathComponent(name), reason: error.reason)
+                }
             }
         }
         return contents.map { (directory as NSString).appendingPathComponent($0.0) }
@@ -81,7 +86,8 @@ public func writeAtomically(_ bytes: [UInt8], to path: String) throws(ReportWrit
 
 /// `writeAtomically(_:to:)` for a file written piece by piece: `produce` writes the whole
 /// content into the temporary file, which is renamed to `path` only if every write succeeded
-/// (otherwise it is removed and `path` left as it was).
+/// (otherwise it is removed, `path` is left as it was and the error gives the system's reason:
+/// "No space left on device", "File too large").
 public func writeAtomically(to path: String, _ produce: (inout ReportFileOutput) -> Void) throws(ReportWriteError) {
     let directory = (path as NSString).deletingLastPathComponent
     let base = (path as NSString).lastPathComponent
@@ -91,11 +97,11 @@ public func writeAtomically(to path: String, _ produce: (inout ReportFileOutput)
     }
     var output = ReportFileOutput(file: file)
     produce(&output)
-    let flushed = fflush(file) == 0
-    fclose(file)
-    guard !output.failed, flushed else {
+    if output.failure == nil && fflush(file) != 0 { output.failure = errno }
+    if fclose(file) != 0 && output.failure == nil { output.failure = errno }
+    if let failure = output.failure {
         unlink(temporary)
-        throw ReportWriteError(path: path, reason: "short write (disk full?)")
+        throw ReportWriteError(path: path, reason: "write failed: " + String(cString: strerror(failure)))
     }
     guard rename(temporary, path) == 0 else {
         let reason = String(cString: strerror(errno))
@@ -118,13 +124,14 @@ extension Array: ReportOutput where Element == UInt8 {
 /// outlive the file it writes to.
 public struct ReportFileOutput: ReportOutput, ~Copyable {
     fileprivate let file: UnsafeMutablePointer<FILE>
-    fileprivate private(set) var failed = false
+    /// The errno of the first write that failed.
+    fileprivate var failure: Int32?
 
     fileprivate init(file: UnsafeMutablePointer<FILE>) { self.file = file }
 
     public mutating func write(_ bytes: UnsafeRawBufferPointer) {
-        guard !failed, let start = bytes.baseAddress, bytes.count > 0 else { return }
-        if fwrite(start, 1, bytes.count, file) != bytes.count { failed = true }
+        guard failure == nil, let start = bytes.baseAddress, bytes.count > 0 else { return }
+        if fwrite(start, 1, bytes.count, file) != bytes.count { failure = errno }
     }
 
     public mutating func write(_ bytes: [UInt8]) {

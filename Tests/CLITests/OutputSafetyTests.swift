@@ -69,4 +69,43 @@ import Testing
         #expect(result.stderr.contains("keep-me.txt"), "\(result.stderr)")
         #expect(try String(contentsOf: dir.url.appendingPathComponent("report/keep-me.txt"), encoding: .utf8) == "precious")
     }
+
+    /// A disk that fills while the reports are written: the run says which file could not be
+    /// written and why, exits 2, and the previous reports stay whole (the new ones go to a
+    /// staging directory that replaces them only when complete). The full disk is a file-size
+    /// limit (`ulimit -f`) with SIGXFSZ ignored, so that writes past it fail with EFBIG.
+    @Test func aDiskFullWhileWritingReportsKeepsThePreviousReports() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let data = try RunCommandTests.makeDataset(in: dir)
+        try dir.write("acceptance.json", RunCommandTests.lenient)
+        let acceptance = dir.url.appendingPathComponent("acceptance.json").path
+        let out = dir.url.appendingPathComponent("report")
+        let first = try CellQABinary.run(["run", data.path, "--acceptance", acceptance, "--out", out.path, "--quiet"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let before = try Self.snapshot(out)
+        #expect(before.count == 6)
+        let reportBytes = try #require(before["report.json"]?.0.count)
+        #expect(reportBytes > 8 * 1024, "report.json must be larger than the limit below")
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // ulimit -f counts 1024-byte blocks: 8 KiB, less than report.json alone.
+        process.arguments = ["-c", "trap '' XFSZ; ulimit -f 8; exec \"$0\" \"$@\"", CellQABinary.url.path,
+                             "run", data.path, "--acceptance", acceptance, "--out", out.path, "--quiet"]
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 2, "\(stderr)")
+        #expect(stderr.contains("\(out.path)/report.json: cannot write report: write failed: File too large"), "\(stderr)")
+        let after = try Self.snapshot(out)
+        #expect(after.keys.sorted() == before.keys.sorted())
+        for (name, (bytes, _)) in before { #expect(after[name]?.0 == bytes, "\(name) changed") }
+        // Neither a staging directory nor a temporary file is left beside or inside them.
+        let siblings = try FileManager.default.contentsOfDirectory(atPath: dir.url.path)
+        #expect(siblings.allSatisfy { !$0.hasPrefix(".") }, "\(siblings)")
+    }
 }
