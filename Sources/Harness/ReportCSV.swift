@@ -3,12 +3,8 @@ import Vision
 
 /// One CSV field per RFC 4180: quoted when it holds a comma, quote, CR or LF; quotes doubled.
 func csvField(_ s: String) -> String {
-    var needsQuotes = false
-    for byte in s.utf8 where byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D {
-        needsQuotes = true
-        break
-    }
-    guard needsQuotes else { return s }
+    guard s.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D })
+    else { return s }
     return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
 
@@ -21,32 +17,14 @@ struct CSVWriter {
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
     /// Appends one field, quoted when needed (see `csvField`).
-    mutating func field(_ s: String) {
-        if rowHasField { bytes.append(UInt8(ascii: ",")) }
-        rowHasField = true
-        var plain = true
-        for byte in s.utf8 where byte == UInt8(ascii: ",") || byte == UInt8(ascii: "\"") || byte == 0x0A || byte == 0x0D {
-            plain = false
-            break
-        }
-        if plain {
-            bytes.append(contentsOf: s.utf8)
-        } else {
-            bytes.append(contentsOf: csvField(s).utf8)
-        }
-    }
+    mutating func field(_ s: String) { encodedField(csvField(s).utf8) }
 
-    /// Appends a number field (shortest round-trip text; empty when absent), which never
-    /// needs quotes.
-    mutating func number(_ x: Double?) {
-        if rowHasField { bytes.append(UInt8(ascii: ",")) }
-        rowHasField = true
-        if let x, x.isFinite { bytes.append(contentsOf: x.description.utf8) }
-    }
+    /// Appends a number field (`csvNumber`), which never needs quotes.
+    mutating func number(_ x: Double?) { encodedField(csvNumber(x).utf8) }
 
     /// Appends a field already in CSV form (`csvField`'s bytes): a value repeated on many rows
     /// is quoted once.
-    mutating func encodedField(_ utf8: [UInt8]) {
+    mutating func encodedField(_ utf8: some Collection<UInt8>) {
         if rowHasField { bytes.append(UInt8(ascii: ",")) }
         rowHasField = true
         bytes.append(contentsOf: utf8)

@@ -68,15 +68,10 @@ public struct JSONObject: Sendable, Equatable, Sequence, ExpressibleByDictionary
     }
 
     /// Members known to have distinct keys (a parsed object: the strictness pass refused
-    /// duplicates), appended without looking for each key among the earlier ones.
-    init(distinctMembers count: Int, _ member: (Int) -> (String, JSONValue)) {
-        keys.reserveCapacity(count)
-        values.reserveCapacity(count)
-        for index in 0..<count {
-            let (key, value) = member(index)
-            keys.append(key)
-            values.append(value)
-        }
+    /// duplicates), taken as they are without looking for each key among the earlier ones.
+    init(distinctKeys keys: [String], values: [JSONValue]) {
+        self.keys = keys
+        self.values = values
         rebuildIndex()
     }
 

@@ -38,13 +38,7 @@ extension JSONValue {
         try checked(bytes, file: file, maxDepth: maxDepth) { tree in
             guard let tree, json_object_get_type(tree) == json_type_object else { return nil }
             var members: [(key: String, value: JSONValue?)] = []
-            var iterator = json_object_iter_begin(tree)
-            var end = json_object_iter_end(tree)
-            while json_object_iter_equal(&iterator, &end) == 0 {
-                let key = String(cString: json_object_iter_peek_name(&iterator))
-                members.append((key, converting.contains(key) ? convert(json_object_iter_peek_value(&iterator)) : nil))
-                json_object_iter_next(&iterator)
-            }
+            forEachMember(of: tree) { key, value in members.append((key, converting.contains(key) ? convert(value) : nil)) }
             return members
         }
     }
@@ -212,6 +206,16 @@ func describeByte(_ byte: UInt8) -> String {
 
 /// Converts a json-c tree the strictness scan has already accepted (finite numbers, integers
 /// within Int64, unique keys). Recursion depth is bounded by the tokenizer's depth limit.
+/// Calls `body` with each member of the json-c object `node` (key, value), in order.
+private func forEachMember(of node: OpaquePointer, _ body: (String, OpaquePointer?) -> Void) {
+    var iterator = json_object_iter_begin(node)
+    var end = json_object_iter_end(node)
+    while json_object_iter_equal(&iterator, &end) == 0 {
+        body(String(cString: json_object_iter_peek_name(&iterator)), json_object_iter_peek_value(&iterator))
+        json_object_iter_next(&iterator)
+    }
+}
+
 private func convert(_ node: OpaquePointer?) -> JSONValue {
     guard let node else { return .null }
     let type = json_object_get_type(node)
@@ -232,14 +236,14 @@ private func convert(_ node: OpaquePointer?) -> JSONValue {
         return .array(items)
     }
     if type == json_type_object {
-        var iterator = json_object_iter_begin(node)
-        let object = JSONObject(distinctMembers: Int(json_object_object_length(node))) { _ in
-            let key = String(cString: json_object_iter_peek_name(&iterator))
-            let value = convert(json_object_iter_peek_value(&iterator))
-            json_object_iter_next(&iterator)
-            return (key, value)
+        var keys: [String] = [], values: [JSONValue] = []
+        keys.reserveCapacity(Int(json_object_object_length(node)))
+        values.reserveCapacity(keys.capacity)
+        forEachMember(of: node) { key, value in
+            keys.append(key)
+            values.append(convert(value))
         }
-        return .object(object)
+        return .object(JSONObject(distinctKeys: keys, values: values))
     }
     return .null
 }

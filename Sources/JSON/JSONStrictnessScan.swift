@@ -114,10 +114,9 @@ struct StrictnessScan {
     private mutating func firstOccurrence(_ start: Int, _ end: Int, escaped: Bool, in frame: Int) -> Int? {
         let first = frames[frame].firstKey
         if frames[frame].keyTable == nil && keys.count - first >= Self.listedKeys {
+            // The keys so far are distinct: each was checked when it was read.
             var table: [String: Int] = [:]
-            for key in keys[first...] where table[decodedKey(key.start, key.end, escaped: key.escaped)] == nil {
-                table[decodedKey(key.start, key.end, escaped: key.escaped)] = key.start
-            }
+            for key in keys[first...] { table[decodedKey(key.start, key.end, escaped: key.escaped)] = key.start }
             frames[frame].keyTable = table
         }
         if frames[frame].keyTable != nil {
