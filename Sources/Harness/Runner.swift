@@ -195,8 +195,9 @@ public func runFixtures(_ fixtures: [RunFixture], pipeline: Pipeline, settings: 
 }
 
 /// Gives the workers' free heap memory back once they are done: each worker's malloc arena
-/// keeps its last image's planes (up to the trim threshold the `cellqa` command sets, 64 MiB),
-/// which the report, built on another thread, cannot reuse.
+/// keeps its last image's planes (up to the trim threshold the `cellqa` command sets: 64 MiB
+/// per heap, or all of it in the one heap it uses with one worker), which the report, built
+/// on another thread, cannot reuse or needs only a little of.
 func releaseWorkersMemory() {
     _ = cq_release_free_memory()
 }

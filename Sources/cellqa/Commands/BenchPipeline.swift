@@ -62,6 +62,7 @@ struct BenchPipeline: ParsableCommand {
         #if DEBUG
         print("note: debug build; measure with `swift build -c release` for meaningful numbers")
         #endif
+        let allocator = MallocPolicy.oneThread()
         var pipelineConfig = PipelineConfig()
         if let config {
             do { pipelineConfig = try PipelineConfig.load(path: config) } catch {
@@ -93,7 +94,7 @@ struct BenchPipeline: ParsableCommand {
         print("pipeline on \(images) synthetic \(width)x\(height) '\(preset)'\(noRuling ? " unruled" : "") images "
               + "x \(iterations) runs, "
               + "one thread, config \(pipelineConfig.configHash) (last image: \(detections) detections)")
-        print(MallocPolicy.description)
+        print(MallocPolicy.description(allocator))
         let runs = iterations * images
         func row(_ name: String, _ wallMs: Double, _ cpuMs: Double?) -> String {
             name.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: " %9.2f", wallMs)

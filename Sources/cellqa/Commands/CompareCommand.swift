@@ -84,6 +84,7 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
+        selection.prepareAllocator()
         let cancellation = RunCancellation()
         let trap = InterruptTrap(cancellation: cancellation) { interruption in
             printError("\ncellqa compare: \(interruption.name): stopping; nothing will be written. "

@@ -66,6 +66,7 @@ struct CountCommand: ParsableCommand {
     }
 
     func run() throws {
+        MallocPolicy.oneThread()
         var pipelineConfig = PipelineConfig()
         if let config {
             do { pipelineConfig = try PipelineConfig.load(path: config) } catch {

@@ -61,6 +61,7 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
+        selection.prepareAllocator()
         do {
             var base = PipelineConfig()
             if let config {
