@@ -10,17 +10,17 @@ import Foundation
 /// system, and unmaps a worker thread's heap (64 MiB at most) as soon as it is empty, so the
 /// next image faults the same pages in again (12,000 faults per 48 MiB).
 ///
-/// Every command starts with `thresholds`: blocks up to 32 MiB from the heap, up to 64 MiB of
-/// free top kept (fifty-seventh session: the 40 1920x1080 views of the independent set with
+/// Every command starts with two thresholds set (`outcome`): blocks up to 32 MiB from the
+/// heap, up to 64 MiB of free top kept (fifty-seventh session: the 40 1920x1080 views of the independent set with
 /// `cellqa run --jobs 2` 2.53-2.56 s and 25,000 page faults against 2.76-2.86 s and
 /// 200,000-330,000 with glibc's defaults). A command that runs the pipeline on one thread
 /// (`oneThread()`) then also puts every block, whatever its size, in one heap that keeps its
-/// free memory during the run (fifty-ninth session, alternating rounds, `--jobs 1`: the 40
-/// real 4908x3264 views of `hemocytometer-ahnd6474` 7.57-7.58 s and 481,000 page faults
-/// against 6.74-6.82 s and 24,000; 8 synthetic 4000x3000 views 5.40-5.51 s against 4.73-4.75 s,
-/// peak RSS 323-341 MiB against 266 MiB; 1920x1080 views unchanged). Not with more workers:
-/// one heap for every thread made `--jobs 2` on the independent views 13 % slower (2.48-2.53
-/// against 2.82-2.83 s, three rounds), the workers contending for it.
+/// free memory during the run (fifty-ninth session, two alternating rounds, `--jobs 1`: the 40
+/// real 4908x3264 views of `hemocytometer-ahnd6474` 7.61-7.65 s and 481,000 page faults
+/// against 6.74-6.83 s and 24,000; 8 synthetic 4000x3000 views 5.47-5.64 s against 4.78-4.79 s,
+/// peak RSS 323-341 MiB against 267 MiB; 1920x1080 views unchanged). Not with more workers:
+/// one heap for every thread made `--jobs 2` on the independent views 13 % slower (2.47-2.53
+/// against 2.82-2.84 s, three rounds), the workers contending for it.
 enum MallocPolicy {
     /// Blocks up to this size come from the heap: glibc's own ceiling for its sliding
     /// threshold on 64-bit systems (the largest value it accepts).
