@@ -195,9 +195,8 @@ public func runFixtures(_ fixtures: [RunFixture], pipeline: Pipeline, settings: 
 }
 
 /// Gives the workers' free heap memory back once they are done: each worker's malloc arena
-/// keeps its last image's planes (up to the trim threshold the `cellqa` command sets: 64 MiB
-/// per heap, or all of it in the one heap it uses with one worker), which the report, built
-/// on another thread, cannot reuse or needs only a little of.
+/// keeps its last image's planes (the `cellqa` command has each heap keep 64 MiB free, and the
+/// main heap up to 1 GiB), which the report, built on another thread, cannot reuse.
 func releaseWorkersMemory() {
     _ = cq_release_free_memory()
 }

@@ -24,12 +24,6 @@ struct DatasetOptions: ParsableArguments {
 
     /// `--jobs`, else the number of cores.
     var workerCount: Int { jobs ?? RunSettings.defaultJobs }
-
-    /// With one worker, the one-thread malloc policy (`MallocPolicy.oneThread()`); called first
-    /// thing, before any thread allocates.
-    func prepareAllocator() {
-        if workerCount == 1 { MallocPolicy.oneThread() }
-    }
 }
 
 /// `--fixture-timeout` and its check, shared by the commands that run fixtures through the

@@ -6,35 +6,34 @@ import Foundation
 /// The pipeline allocates a dozen image-sized planes per image (8 MiB each at 1920x1080, 12 MiB
 /// at 4000x3000 on the working scale) and a decoded image (36-48 MiB at 12-16 megapixels), and
 /// frees them when the image is done. Left to itself, glibc serves large blocks from fresh
-/// mappings until a free raises its sliding threshold, hands a heap's free top back to the
-/// system, and unmaps a worker thread's heap (64 MiB at most) as soon as it is empty, so the
-/// next image faults the same pages in again (12,000 faults per 48 MiB).
+/// mappings, hands a heap's free top back to the system, and unmaps a worker thread's heap
+/// (64 MiB at most) the moment it is empty, so the next image faults the same pages in again
+/// (12,000 page faults per 48 MiB).
 ///
-/// Every command starts with two thresholds set (`outcome`): blocks up to 32 MiB from the
-/// heap, up to 64 MiB of free top kept (fifty-seventh session: the 40 1920x1080 views of the independent set with
-/// `cellqa run --jobs 2` 2.53-2.56 s and 25,000 page faults against 2.76-2.86 s and
-/// 200,000-330,000 with glibc's defaults). A command that runs the pipeline on one thread
-/// (`oneThread()`) then also puts every block, whatever its size, in one heap that keeps its
-/// free memory during the run (fifty-ninth session, two alternating rounds, `--jobs 1`: the 40
-/// real 4908x3264 views of `hemocytometer-ahnd6474` 7.61-7.65 s and 481,000 page faults
-/// against 6.74-6.83 s and 24,000; 8 synthetic 4000x3000 views 5.47-5.64 s against 4.78-4.79 s,
-/// peak RSS 323-341 MiB against 267 MiB; 1920x1080 views unchanged). Not with more workers:
-/// one heap for every thread made `--jobs 2` on the independent views 13 % slower (2.47-2.53
-/// against 2.82-2.84 s, three rounds), the workers contending for it.
+/// So every block comes from a heap (no mappings: blocks over 32 MiB, which no mmap threshold
+/// keeps in the heap, are the decoded images of phone cameras), and every heap keeps
+/// `topPad` of free memory, which keeps a worker's emptied heap mapped (glibc unmaps one
+/// only where the heap before it has that much room to spare). Measured with `cellqa run`
+/// (fifty-ninth session, two alternating rounds against the fifty-seventh session's two
+/// thresholds, blocks up to 32 MiB from the heap and 64 MiB of free top kept): the 40 real
+/// 4908x3264 views of `hemocytometer-ahnd6474` with `--jobs 2` 3.92-4.05 s and 493,000 page
+/// faults against 3.52-3.53 s and 48,000, with `--jobs 1` 7.58-7.63 s against 6.76-6.86 s; 8
+/// synthetic 4000x3000 views with `--jobs 2` 2.81-2.89 s against 2.57-2.58 s, peak RSS
+/// 547-564 against 526 MiB; the 40 1920x1080 views of the independent set unchanged (those
+/// thresholds had taken them from 2.76-2.86 s with glibc's defaults to 2.53-2.56 s with
+/// `--jobs 2`). One heap for every thread (`M_ARENA_MAX` 1) did as well with one worker but
+/// made two 13 % slower, contending for it.
 enum MallocPolicy {
-    /// Blocks up to this size come from the heap: glibc's own ceiling for its sliding
-    /// threshold on 64-bit systems (the largest value it accepts).
-    static let mmapThreshold = 32 << 20
-    /// Free memory at a heap's top is kept up to this size.
-    static let trimThreshold = 64 << 20
-    /// Free memory kept at the top of the one heap of `oneThread()`: all of it, in practice
-    /// (the harness gives it back after the fixture runs, `releaseWorkersMemory`).
-    static let oneHeapTrimThreshold = 1 << 30
+    /// Every heap grows by this much more than it needs and keeps this much free.
+    static let topPad = 64 << 20
+    /// Free memory at a heap's top is given back to the system beyond this size. Only the main
+    /// heap can hold so much (a worker's heaps are 64 MiB each): the main thread's `cellqa
+    /// count` and benchmarks keep their planes from one image to the next, and the runner
+    /// trims the heaps after the fixture runs (`releaseWorkersMemory`).
+    static let trimThreshold = 1 << 30
 
     enum Outcome: Equatable, Sendable {
-        /// One heap for every thread, no mappings (`oneThread()`).
-        case oneHeap
-        /// The thresholds above are in force.
+        /// The settings above are in force.
         case set
         /// The environment tunes malloc itself (`environmentTunesMalloc`); its settings stand.
         case leftToEnvironment
@@ -46,16 +45,6 @@ enum MallocPolicy {
     /// much).
     static let outcome: Outcome = apply(environment: ProcessInfo.processInfo.environment)
 
-    /// For a command that runs the pipeline on one thread at a time (`cellqa count`,
-    /// `cellqa bench pipeline`, `--jobs 1`), called before that work starts: one heap for
-    /// every thread with no mappings, where cellqa's thresholds are in force. Returns the
-    /// policy then in force.
-    @discardableResult
-    static func oneThread() -> Outcome { oneThreadOutcome }
-
-    private static let oneThreadOutcome: Outcome =
-        outcome == .set && cq_set_single_heap(oneHeapTrimThreshold) == 1 ? .oneHeap : outcome
-
     /// Whether the environment already tunes malloc: `GLIBC_TUNABLES` naming a
     /// `glibc.malloc.` tunable, or one of glibc's `MALLOC_...` variables
     /// (`MALLOC_TRIM_THRESHOLD_`, `MALLOC_ARENA_MAX`, ...).
@@ -66,20 +55,18 @@ enum MallocPolicy {
 
     static func apply(environment: [String: String]) -> Outcome {
         if environmentTunesMalloc(environment) { return .leftToEnvironment }
-        return cq_set_malloc_thresholds(mmapThreshold, trimThreshold) == 1 ? .set : .refused
+        return cq_set_malloc_policy(topPad, trimThreshold) == 1 ? .set : .refused
     }
 
     /// One line for benchmark output, whose figures the allocator moves.
-    static func description(_ outcome: Outcome) -> String {
+    static var description: String {
         switch outcome {
-        case .oneHeap:
-            return "allocator: one glibc malloc heap, no mappings, trim \(oneHeapTrimThreshold >> 20) MiB (set by cellqa for one thread)"
         case .set:
-            return "allocator: glibc malloc thresholds set by cellqa (mmap \(mmapThreshold >> 20) MiB, trim \(trimThreshold >> 20) MiB)"
+            return "allocator: glibc malloc set by cellqa (no mappings, top pad \(topPad >> 20) MiB, trim \(trimThreshold >> 20) MiB)"
         case .leftToEnvironment:
             return "allocator: malloc settings left to the environment (GLIBC_TUNABLES or MALLOC_*)"
         case .refused:
-            return "allocator: the C library's malloc defaults (it refused cellqa's thresholds)"
+            return "allocator: the C library's malloc defaults (it refused cellqa's settings)"
         }
     }
 }

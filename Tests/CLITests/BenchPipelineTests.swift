@@ -41,9 +41,9 @@ struct BenchPipelineTests {
         #expect(invalid.stderr.contains("--max-ratio must be a positive number"))
     }
 
-    /// The allocator moves the figures, so the benchmark says how it was set: cellqa's one heap
-    /// for a single pipeline thread by default (a sanitizer's allocator refuses it), the user's
-    /// own malloc settings when the environment has any.
+    /// The allocator moves the figures, so the benchmark says how it was set: cellqa's glibc
+    /// settings by default (a sanitizer's allocator refuses them), the user's own malloc
+    /// settings when the environment has any.
     @Test func statesTheAllocatorPolicy() throws {
         let arguments = ["bench", "pipeline", "--iterations", "1", "--images", "1", "--width", "160", "--height", "120"]
         func allocatorLines(_ environment: [String: String]) throws -> [String] {
@@ -56,8 +56,8 @@ struct BenchPipelineTests {
         let sanitized = dlsym(handle, "__asan_init") != nil || dlsym(handle, "__tsan_init") != nil
         let inherited = ProcessInfo.processInfo.environment
         if inherited["GLIBC_TUNABLES"]?.contains("glibc.malloc.") != true && !inherited.keys.contains(where: { $0.hasPrefix("MALLOC_") }) {
-            let expected = sanitized ? "allocator: the C library's malloc defaults (it refused cellqa's thresholds)"
-                                     : "allocator: one glibc malloc heap, no mappings, trim 1024 MiB (set by cellqa for one thread)"
+            let expected = sanitized ? "allocator: the C library's malloc defaults (it refused cellqa's settings)"
+                                     : "allocator: glibc malloc set by cellqa (no mappings, top pad 64 MiB, trim 1024 MiB)"
             #expect(try allocatorLines([:]) == [expected])
         }
         let leftAlone = "allocator: malloc settings left to the environment (GLIBC_TUNABLES or MALLOC_*)"

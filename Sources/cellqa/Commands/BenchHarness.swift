@@ -58,7 +58,7 @@ struct BenchHarness: ParsableCommand {
             rows.append((j, try measure(root: root, jobs: j)))
         }
         print("")
-        print(MallocPolicy.description(MallocPolicy.outcome))
+        print(MallocPolicy.description)
         print("jobs  wall s  fixtures/s  peak RSS MiB  pipeline CPU s  harness CPU s  harness/pipeline")
         for (j, m) in rows {
             print(String(format: "%4d  %6.2f  %10.2f  %12.1f  %14.2f  %13.3f  %15.2f%%", j, m.wall, Double(count) / m.wall,

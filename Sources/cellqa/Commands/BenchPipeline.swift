@@ -62,7 +62,6 @@ struct BenchPipeline: ParsableCommand {
         #if DEBUG
         print("note: debug build; measure with `swift build -c release` for meaningful numbers")
         #endif
-        let allocator = MallocPolicy.oneThread()
         var pipelineConfig = PipelineConfig()
         if let config {
             do { pipelineConfig = try PipelineConfig.load(path: config) } catch {
@@ -94,7 +93,7 @@ struct BenchPipeline: ParsableCommand {
         print("pipeline on \(images) synthetic \(width)x\(height) '\(preset)'\(noRuling ? " unruled" : "") images "
               + "x \(iterations) runs, "
               + "one thread, config \(pipelineConfig.configHash) (last image: \(detections) detections)")
-        print(MallocPolicy.description(allocator))
+        print(MallocPolicy.description)
         let runs = iterations * images
         func row(_ name: String, _ wallMs: Double, _ cpuMs: Double?) -> String {
             name.padding(toLength: 26, withPad: " ", startingAt: 0) + String(format: " %9.2f", wallMs)

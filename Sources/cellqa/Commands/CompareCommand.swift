@@ -84,7 +84,6 @@ struct CompareCommand: ParsableCommand {
     }
 
     func run() throws {
-        selection.prepareAllocator()
         let cancellation = RunCancellation()
         let trap = InterruptTrap(cancellation: cancellation) { interruption in
             printError("\ncellqa compare: \(interruption.name): stopping; nothing will be written. "

@@ -66,7 +66,6 @@ struct CountCommand: ParsableCommand {
     }
 
     func run() throws {
-        MallocPolicy.oneThread()
         var pipelineConfig = PipelineConfig()
         if let config {
             do { pipelineConfig = try PipelineConfig.load(path: config) } catch {

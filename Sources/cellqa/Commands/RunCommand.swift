@@ -128,7 +128,6 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
-        selection.prepareAllocator()
         let location = DatasetLocation.resolve(dataset: dataset, labels: selection.labels)
         let request: RunRequest
         do {

@@ -61,7 +61,6 @@ struct SweepCommand: ParsableCommand {
     }
 
     func run() throws {
-        selection.prepareAllocator()
         do {
             var base = PipelineConfig()
             if let config {
