@@ -9,9 +9,22 @@ extension Label {
     ///   - imageWidth: decoded image width in pixels.
     ///   - imageHeight: decoded image height in pixels.
     ///   - file: the label file, for the messages.
+    ///   - viewerTurn: how viewers show the image when its file asks them to turn it (a JPEG's
+    ///     EXIF orientation, `Imaging.viewerTurn(ofExifOrientation:)`), for the message of a
+    ///     label whose width and height are the image's swapped.
     /// - Returns: every disagreement, empty when the label fits the image.
-    public func check(imageWidth: Int, imageHeight: Int, file: String? = nil) -> [LabelError] {
+    public func check(imageWidth: Int, imageHeight: Int, file: String? = nil, viewerTurn: String? = nil) -> [LabelError] {
         var errors: [LabelError] = []
+        if let width, let height, width != height, width == imageHeight, height == imageWidth {
+            // One message for both: a label drawn on the image as a viewer showed it, turned.
+            let cause = viewerTurn.map { "\($0); cellqa measures the pixels as stored (labels-v1), so label them so or save the image turned" }
+                ?? "was it labelled in a viewer that showed it turned? cellqa measures the pixels as stored (labels-v1)"
+            errors.append(LabelError(JSONError(
+                file: file, path: "width",
+                expected: "the label is \(width)x\(height) but the decoded image is \(imageWidth)x\(imageHeight), "
+                    + "its width and height swapped: \(cause)", actual: nil)))
+            return errors
+        }
         if let width, width != imageWidth {
             errors.append(LabelError(JSONError(
                 file: file, path: "width", expected: "the decoded image width \(imageWidth)", actual: String(width))))

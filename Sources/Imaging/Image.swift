@@ -9,6 +9,9 @@ public struct Image: Sendable, Equatable {
     /// `width * height * 3` bytes: R, G, B for each pixel.
     public var pixels: [UInt8]
     public var sourceBitDepth: Int
+    /// The JPEG's EXIF orientation (2 to 8) when it asks viewers to turn or mirror the stored
+    /// pixels; nil as stored. The pixels here are always as stored (`exifOrientation(jpeg:)`).
+    public var exifOrientation: Int?
 
     public init(width: Int, height: Int, pixels: [UInt8], sourceBitDepth: Int = 8) {
         precondition(width >= 0 && height >= 0 && pixels.count == width * height * 3,

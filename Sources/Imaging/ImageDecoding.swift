@@ -51,6 +51,8 @@ extension Image {
             initialized = call.status == CC_OK ? byteCount : 0
         }
         if let error = call.error(format: info.format, maxPixels: limit) { return .failure(error) }
-        return .success(Image(width: info.width, height: info.height, pixels: pixels, sourceBitDepth: info.bitDepth))
+        var image = Image(width: info.width, height: info.height, pixels: pixels, sourceBitDepth: info.bitDepth)
+        image.exifOrientation = info.exifOrientation
+        return .success(image)
     }
 }

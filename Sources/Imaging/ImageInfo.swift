@@ -14,6 +14,9 @@ public struct ImageInfo: Sendable, Equatable {
     public var channels: Int
     /// Adam7 interlaced PNG or progressive JPEG.
     public var interlaced: Bool
+    /// A JPEG's EXIF orientation when it is not 1 (as stored): viewers turn or mirror the
+    /// pixels, cellqa does not (`exifOrientation(jpeg:)`).
+    public var exifOrientation: Int?
 
     public init(format: ImageFormat, width: Int, height: Int, bitDepth: Int, colorType: String,
                 channels: Int, interlaced: Bool) {
@@ -92,7 +95,11 @@ public struct ImageInfo: Sendable, Equatable {
             }
         }
         if let error = call.error(format: format, maxPixels: Int.max) { return .failure(error) }
-        return .success(ImageInfo(call.info, format: format))
+        var info = ImageInfo(call.info, format: format)
+        if format == .jpeg, let orientation = Imaging.exifOrientation(jpeg: bytes), orientation != 1 {
+            info.exifOrientation = orientation
+        }
+        return .success(info)
     }
 
     /// Empty input and unknown signatures, shared by header reading and decoding.

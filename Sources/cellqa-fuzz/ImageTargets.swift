@@ -31,6 +31,10 @@ enum ImageTargets {
             if header.format != format && ImageFormat.sniff(bytes) == format {
                 FuzzInvariant.fail("sniffed \(format) but header says \(header.format)")
             }
+            if image.exifOrientation != header.exifOrientation || image.exifOrientation.map({ !(2...8).contains($0) }) == true {
+                FuzzInvariant.fail("EXIF orientation \(String(describing: image.exifOrientation)) after the header's "
+                                   + "\(String(describing: header.exifOrientation)) (expected nil or 2 ... 8)")
+            }
         } catch {
             check(error)
         }

@@ -46,6 +46,37 @@ import Testing
         #expect(out.contains("orphan.json"), "\(out)")
     }
 
+    /// A phone photo stored landscape with EXIF orientation 6, labelled as a viewer showed it
+    /// (portrait): `inspect` names the orientation, and `validate` and `run` say why the label's
+    /// size is the image's swapped rather than listing its cells as outside the image.
+    @Test func aTurnedPhotoAndItsTurnedLabelAreExplained() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let jpeg = try Image(width: 30, height: 20, fill: (120, 120, 120)).jpegData()
+        // APP1 "Exif", little-endian TIFF, one entry: orientation (0x0112), SHORT, 1, value 6.
+        let tiff: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0]
+        let payload: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
+        let segment: [UInt8] = [0xFF, 0xE1, 0, UInt8(payload.count + 2)] + payload
+        try dir.write("data/phone.jpg", Array(jpeg[0..<2]) + segment + Array(jpeg[2...]))
+        try dir.write("data/phone.json", Self.label(width: 20, height: 30, cells: #"[{"x": 10, "y": 25}]"#))
+        let data = dir.url.appendingPathComponent("data").path
+        let inspect = try CellQABinary.run(["inspect", data + "/phone.jpg"])
+        #expect(inspect.status == 0, "\(inspect.stderr)")
+        #expect(inspect.stdout.contains("JPEG 30x20, 8-bit ycbcr, 3 channel(s), EXIF orientation 6 (viewers show it turned 90° clockwise; "
+                                        + "cellqa and labels use the pixels as stored)"), "\(inspect.stdout)")
+        let why = "phone.json: width: the label is 20x30 but the decoded image is 30x20, its width and height swapped: "
+            + "the JPEG's EXIF orientation 6 has viewers show it turned 90° clockwise"
+        let validate = try CellQABinary.run(["validate", data])
+        #expect(validate.status == 1)
+        #expect(validate.stdout.contains(why), "\(validate.stdout)")
+        #expect(!validate.stdout.contains("cells[0]"), "\(validate.stdout)")
+        let out = dir.url.appendingPathComponent("out").path
+        let run = try CellQABinary.run(["run", data, "--out", out, "--quiet", "--jobs", "1"])
+        #expect(run.status == 1, "\(run.stderr)")
+        let report = try String(contentsOfFile: out + "/fixtures.csv", encoding: .utf8)
+        #expect(report.contains("EXIF orientation 6"), "\(report)")
+    }
+
     @Test func unreadableRootAndBadOptionsExitTwo() throws {
         let missing = try CellQABinary.run(["validate", "/nonexistent/cellqa-dataset"])
         #expect(missing.status == 2)

@@ -97,6 +97,26 @@ import Testing
         #expect(unsized.check(imageWidth: 100, imageHeight: 50).count == 1)
     }
 
+    /// A label drawn on a phone photo as a viewer showed it (turned by its EXIF orientation)
+    /// has the stored image's width and height swapped: one message that says so, and why when
+    /// the file's orientation is known, instead of two size errors and every cell outside.
+    @Test func aLabelOfTheTurnedImageSaysWhy() throws {
+        let label = try Label.parse(Array(labelText(#""width": 50, "height": 100"#, cells: #"[{"x": 40, "y": 90, "r": 3}]"#).utf8), file: nil)
+        let turn = "the JPEG's EXIF orientation 6 has viewers show it turned 90° clockwise"
+        #expect(label.check(imageWidth: 100, imageHeight: 50, file: "a.json", viewerTurn: turn).map(\.description) == [
+            "a.json: width: the label is 50x100 but the decoded image is 100x50, its width and height swapped: "
+                + turn + "; cellqa measures the pixels as stored (labels-v1), so label them so or save the image turned",
+        ])
+        #expect(label.check(imageWidth: 100, imageHeight: 50, file: "a.json").map(\.description) == [
+            "a.json: width: the label is 50x100 but the decoded image is 100x50, its width and height swapped: "
+                + "was it labelled in a viewer that showed it turned? cellqa measures the pixels as stored (labels-v1)",
+        ])
+        // A square label, or one that matches, is checked as before.
+        let square = try Label.parse(Array(labelText(#""width": 60, "height": 60"#, cells: "[]").utf8), file: nil)
+        #expect(square.check(imageWidth: 50, imageHeight: 50, file: "a.json", viewerTurn: turn).count == 2)
+        #expect(label.check(imageWidth: 50, imageHeight: 100, file: "a.json", viewerTurn: turn).isEmpty)
+    }
+
     @Test func loadFromTemporaryDirectory() throws {
         let root = try makeTemporaryDirectory()
         defer { removeTemporaryDirectory(root) }

@@ -38,8 +38,12 @@ struct InspectCommand: ParsableCommand {
             let image = try Image.decode(file: path, options: DecodeOptions(maxPixels: maxPixels))
             let ms = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
             let layout = info.interlaced ? (info.format == .png ? ", Adam7 interlaced" : ", progressive") : ""
+            // Labels must use the stored pixels; a viewer that honours the tag shows others.
+            let turn = info.exifOrientation.map {
+                ", EXIF orientation \($0) (viewers show it \(exifOrientationDescription($0)); cellqa and labels use the pixels as stored)"
+            } ?? ""
             print("\(path): \(info.format.rawValue.uppercased()) \(image.width)x\(image.height), "
-                  + "\(info.bitDepth)-bit \(info.colorType), \(info.channels) channel(s)\(layout), "
+                  + "\(info.bitDepth)-bit \(info.colorType), \(info.channels) channel(s)\(layout)\(turn), "
                   + "decoded in \(String(format: "%.2f", ms)) ms")
             return true
         } catch {

@@ -67,19 +67,19 @@ struct ValidationReport {
 
     mutating func add(_ fixture: Fixture, decode: Bool, options: DecodeOptions) {
         fixtures += 1
-        var size: (width: Int, height: Int)?
+        var size: (width: Int, height: Int, exifOrientation: Int?)?
         if let imagePath = fixture.imagePath {
             do throws(ImageError) {
                 if decode {
                     let image = try Image.decode(file: imagePath, options: options)
-                    size = (image.width, image.height)
+                    size = (image.width, image.height, image.exifOrientation)
                 } else {
                     let info = try ImageInfo.read(file: imagePath)
                     if info.width * info.height > options.maxPixels {
                         throw ImageError.tooLarge(file: imagePath, format: info.format, width: info.width,
                                                   height: info.height, maxPixels: options.maxPixels)
                     }
-                    size = (info.width, info.height)
+                    size = (info.width, info.height, info.exifOrientation)
                 }
                 images += 1
             } catch {
@@ -98,7 +98,8 @@ struct ValidationReport {
             dead += label.deadCount
             for tag in label.tags { tagCounts[tag, default: 0] += 1 }
             if let size {
-                problems += label.check(imageWidth: size.width, imageHeight: size.height, file: labelPath)
+                problems += label.check(imageWidth: size.width, imageHeight: size.height, file: labelPath,
+                                        viewerTurn: viewerTurn(ofExifOrientation: size.exifOrientation))
                     .map(\.description)
             }
         } catch {
