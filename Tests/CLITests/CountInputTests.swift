@@ -27,6 +27,21 @@ import Testing
         #expect(unknown.contains("expected PNG"))
     }
 
+    /// A viewer shows a JPEG with EXIF orientation 6 turned; the count notes it on stderr (so
+    /// the JSON on stdout stays clean), and says nothing for an image stored as shown.
+    @Test func aTurnedPhotoIsNotedOnce() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("phone.jpg", try jpegWithExifOrientation(6))
+        try dir.write("plain.jpg", try jpegWithExifOrientation(1))
+        let phone = dir.url.appendingPathComponent("phone.jpg").path, plain = dir.url.appendingPathComponent("plain.jpg").path
+        let result = try CellQABinary.run(["count", phone, plain, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "cellqa count: note: \(phone): the JPEG's EXIF orientation 6 has viewers show it turned 90° "
+                                + "clockwise; coordinates, overlays and draft labels are of the pixels as stored\n", "\(result.stderr)")
+        #expect(try JSONValue.parse(result.stdout)["images"] != nil)
+    }
+
     @Test func dilutionScalesTheConcentrationAndIsChecked() throws {
         let plain = try CellQABinary.run(["count", CountExplainTests.golden, "--json"])
         #expect(plain.status == 0, "\(plain.stderr)")

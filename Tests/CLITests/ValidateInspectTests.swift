@@ -52,12 +52,7 @@ import Testing
     @Test func aTurnedPhotoAndItsTurnedLabelAreExplained() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let jpeg = try Image(width: 30, height: 20, fill: (120, 120, 120)).jpegData()
-        // APP1 "Exif", little-endian TIFF, one entry: orientation (0x0112), SHORT, 1, value 6.
-        let tiff: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0]
-        let payload: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
-        let segment: [UInt8] = [0xFF, 0xE1, 0, UInt8(payload.count + 2)] + payload
-        try dir.write("data/phone.jpg", Array(jpeg[0..<2]) + segment + Array(jpeg[2...]))
+        try dir.write("data/phone.jpg", try jpegWithExifOrientation(6))
         try dir.write("data/phone.json", Self.label(width: 20, height: 30, cells: #"[{"x": 10, "y": 25}]"#))
         let data = dir.url.appendingPathComponent("data").path
         let inspect = try CellQABinary.run(["inspect", data + "/phone.jpg"])

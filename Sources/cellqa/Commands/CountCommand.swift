@@ -95,6 +95,11 @@ struct CountCommand: ParsableCommand {
                 failures += 1
                 continue
             }
+            // A viewer shows such an image turned, the overlay and coordinates as stored: say so
+            // before a person compares the two.
+            if let turn = viewerTurn(ofExifOrientation: image.exifOrientation) {
+                printError("cellqa count: note: \(path): \(turn); coordinates, overlays and draft labels are of the pixels as stored")
+            }
             let totalMs = result.timings.reduce(0) { $0 + $1.wallSeconds } * 1000
             var seeding: JSONValue = .null
             var seedingText: String?
