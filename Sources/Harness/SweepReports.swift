@@ -41,6 +41,7 @@ extension SweepResult {
             ("precisionRecallCurve", .array(precisionRecallCurve.map { c in
                 jobj([("recall", jnum(c.recall)), ("precision", jnum(c.precision)), ("setting", .string(c.label))])
             })),
+            ("errors", .array(errors.map { e in jobj([("path", .string(e.path)), ("error", .string(e.message))]) })),
         ])
     }
 
@@ -89,6 +90,18 @@ extension SweepResult {
             out.append("| \(Show.fixed(c.recall)) | \(Show.fixed(c.precision)) | `\(markdownCode(c.label))` |")
         }
         out.append("")
+        if !errors.isEmpty {
+            out.append("### Errored fixtures (\(errors.count))")
+            out.append("")
+            for e in errors.prefix(RunReport.markdownListLimit) {
+                out.append("- `\(markdownCode(e.path))`: \(markdownEscape(clip(e.message, 400)))")
+            }
+            if errors.count > RunReport.markdownListLimit {
+                out.append("")
+                out.append("… and \(errors.count - RunReport.markdownListLimit) more errored fixtures (see sweep.json)")
+            }
+            out.append("")
+        }
         return out.joined(separator: "\n")
     }
 

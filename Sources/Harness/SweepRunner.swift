@@ -43,6 +43,9 @@ public struct SweepResult: Sendable {
     public var interruption: RunInterruption? = nil
     /// Fixtures run to the end, errored ones included (fewer than `fixtures` when interrupted).
     public var fixturesRun: Int = 0
+    /// Why each errored fixture failed, in input order: one entry per fixture, naming the file
+    /// (a fixture that failed under only some settings names them).
+    public var errors: [SweepError] = []
     public var complete: Bool { interruption == nil }
 
     /// The point with the highest F1 (ties: the lower count error, then the earlier setting).
@@ -75,6 +78,18 @@ public struct SweepResult: Sendable {
     }
 }
 
+/// A fixture the sweep could not score: its dataset path and the message that names the file.
+public struct SweepError: Sendable, Equatable {
+    public var path: String
+    public var message: String
+}
+
+/// One fixture under every setting (nil cells: errored) and, when any failed, why.
+private struct SweepFixtureRun: Sendable {
+    var cells: [SweepCell?]
+    var error: String?
+}
+
 /// Per-fixture tallies of one setting.
 private struct SweepCell: Sendable {
     var detection = DetectionCounts(tp: 0, fp: 0, fn: 0)
@@ -101,20 +116,23 @@ public func runSweep(_ fixtures: [RunFixture], axes: [SweepAxis], sweep: [SweepS
     let keyStages = axes.map { sweepResumeStage[$0.key] }
     let resume = !keyStages.isEmpty && keyStages.allSatisfy({ $0 != nil })
         ? keyStages.compactMap { name in stages.firstIndex { $0.name == name } }.min() ?? 0 : 0
-    let failed = [SweepCell?](repeating: nil, count: sweep.count)
     let runs = superviseItems(
         count: fixtures.count, workers: min(settings.jobs, max(1, fixtures.count)),
         timeLimit: settings.fixtureTimeLimit.map { $0 * Double(max(1, sweep.count)) }, cancellation: cancellation,
         work: { index, _, check in
             sweepFixture(fixtures[index], sweep: sweep, stages: stages, resume: resume, settings: settings, check: check)
         },
-        timedOut: { _, _ in failed },
+        timedOut: { index, check in
+            let file = fixtures[index].imagePath ?? fixtures[index].path
+            return SweepFixtureRun(cells: [SweepCell?](repeating: nil, count: sweep.count),
+                                   error: "\(file): \(FixtureStopCheck.Reason.timeLimit(seconds: check.limitSeconds).message)")
+        },
         finished: { done in progress?.fixtureFinished(done: done, total: fixtures.count) })
     progress?.runFinished(total: fixtures.count)
     let outcomes = runs.compactMap { $0 }
     var points: [SweepPoint] = []
     for (s, setting) in sweep.enumerated() {
-        let cells = outcomes.compactMap { $0[s] }.filter(\.scored)
+        let cells = outcomes.compactMap { $0.cells[s] }.filter(\.scored)
         let placements = RegistrationComparison.tally(cells.compactMap(\.registration))
         points.append(SweepPoint(label: setting.label, values: setting.values, configHash: setting.config.configHash,
                                  detection: cells.reduce(DetectionCounts(tp: 0, fp: 0, fn: 0)) { $0 + $1.detection },
@@ -122,35 +140,48 @@ public func runSweep(_ fixtures: [RunFixture], axes: [SweepAxis], sweep: [SweepS
                                  classes: cells.reduce(ClassConfusion()) { $0 + $1.classes },
                                  meanAbsViabilityErrorPoints: Statistics.mean(cells.compactMap { $0.viabilityErrorPoints?.magnitude }),
                                  registeredFixtures: placements.registered, misplacedFixtures: placements.misplaced,
-                                 scored: cells.count, errored: outcomes.filter { $0[s] == nil }.count))
+                                 scored: cells.count, errored: outcomes.filter { $0.cells[s] == nil }.count))
     }
     let run = outcomes.count
+    let errors = zip(fixtures, runs).compactMap { fixture, outcome in
+        outcome?.error.map { SweepError(path: fixture.path, message: $0) }
+    }
     return SweepResult(axes: axes, points: points, resumeStage: stages[resume].name, fixtures: fixtures.count,
                        datasetHash: datasetHash, wallSeconds: StageClock.wall() - start,
-                       interruption: run < fixtures.count ? cancellation?.interruption : nil, fixturesRun: run)
+                       interruption: run < fixtures.count ? cancellation?.interruption : nil, fixturesRun: run,
+                       errors: errors)
 }
 
-/// One fixture under every setting: nil entries = errored; unlabelled fixtures give unscored
-/// cells. `check` is consulted before the decode and at every stage boundary: past the time
-/// limit the fixture is errored under every setting; when the sweep is interrupted it is not
-/// a result.
+/// One fixture under every setting: nil cells = errored, with the reason; unlabelled fixtures
+/// give unscored cells. `check` is consulted before the decode and at every stage boundary:
+/// past the time limit the fixture is errored under every setting; when the sweep is
+/// interrupted it is not a result.
 private func sweepFixture(_ fixture: RunFixture, sweep: [SweepSetting], stages: [any Stage], resume: Int,
-                          settings: RunSettings, check: FixtureStopCheck) -> WorkEnd<[SweepCell?]> {
-    let failed = WorkEnd<[SweepCell?]>.finished([SweepCell?](repeating: nil, count: sweep.count))
-    func stopped() -> WorkEnd<[SweepCell?]>? {
+                          settings: RunSettings, check: FixtureStopCheck) -> WorkEnd<SweepFixtureRun> {
+    let file = fixture.imagePath ?? fixture.labelPath ?? fixture.path
+    func failed(_ message: String) -> WorkEnd<SweepFixtureRun> {
+        .finished(SweepFixtureRun(cells: [SweepCell?](repeating: nil, count: sweep.count), error: message))
+    }
+    func stopped() -> WorkEnd<SweepFixtureRun>? {
         switch check.reason() {
         case .interrupted: return .interrupted
-        case .timeLimit: return failed
+        case .timeLimit(let seconds): return failed("\(file): \(FixtureStopCheck.Reason.timeLimit(seconds: seconds).message)")
         case nil: return nil
         }
     }
     if let stop = stopped() { return stop }
-    guard fixture.problem == nil, let imagePath = fixture.imagePath else { return failed }
-    guard let labelPath = fixture.labelPath else { return .finished([SweepCell?](repeating: SweepCell(), count: sweep.count)) }
-    guard let label = try? Label.load(path: labelPath),
-          let image = try? Image.decode(file: imagePath, options: settings.decodeOptions),
-          label.check(imageWidth: image.width, imageHeight: image.height, file: labelPath).isEmpty,
-          let first = sweep.first else { return failed }
+    if let problem = fixture.problem { return failed(problem) }
+    guard let imagePath = fixture.imagePath else { return failed("\(file): label without an image") }
+    guard let labelPath = fixture.labelPath else {
+        return .finished(SweepFixtureRun(cells: [SweepCell?](repeating: SweepCell(), count: sweep.count), error: nil))
+    }
+    guard let first = sweep.first else { return .finished(SweepFixtureRun(cells: [], error: nil)) }
+    let label: Label, image: Image
+    do { label = try Label.load(path: labelPath) } catch { return failed(error.description) }
+    do { image = try Image.decode(file: imagePath, options: settings.decodeOptions) } catch { return failed(error.description) }
+    let problems = label.check(imageWidth: image.width, imageHeight: image.height, file: labelPath,
+                               viewerTurn: viewerTurn(ofExifOrientation: image.exifOrientation))
+    if !problems.isEmpty { return failed(problems.map(\.description).joined(separator: "\n")) }
     let truth = GroundTruth(label: label)
     var prefix = Frame(image: image, config: first.config)
     do {
@@ -159,10 +190,11 @@ private func sweepFixture(_ fixture: RunFixture, sweep: [SweepSetting], stages: 
             try stage.run(&prefix)
         }
     } catch {
-        return failed
+        return failed("\(imagePath): pipeline failed: \(error)")
     }
     var out: [SweepCell?] = []
     out.reserveCapacity(sweep.count)
+    var failures: [String] = []
     for setting in sweep {
         var frame = Frame(image: image, config: setting.config)
         copyStageOutputs(from: prefix, to: &frame)
@@ -173,6 +205,7 @@ private func sweepFixture(_ fixture: RunFixture, sweep: [SweepSetting], stages: 
             }
         } catch {
             out.append(nil)
+            failures.append("\(imagePath): pipeline failed at \(setting.label): \(error)")
             continue
         }
         let result = pipelineResult(frame)
@@ -185,7 +218,7 @@ private func sweepFixture(_ fixture: RunFixture, sweep: [SweepSetting], stages: 
                              classes: score.classes, viabilityErrorPoints: score.viabilityErrorPoints,
                              registration: score.registration, scored: true))
     }
-    return .finished(out)
+    return .finished(SweepFixtureRun(cells: out, error: failures.isEmpty ? nil : failures.joined(separator: "\n")))
 }
 
 /// Everything the stages have written so far (the frame's `image` and `config` stay the target's).

@@ -220,6 +220,36 @@ import Vision
         #expect(comparisons.count == 1)
     }
 
+    /// A fixture the sweep cannot score is named with the reason, as a run names it, in input
+    /// order and once per fixture; the others are still swept.
+    @Test func sweepNamesItsErroredFixtures() throws {
+        let d = try TestDataset.standard(name: "sweep-errors")
+        defer { d.remove() }
+        try d.writeImage("bad-label.png", cells: [])
+        try d.writeText("bad-label.json", #"{"version": 1, "cells": [{"x": 1}]}"#)
+        try d.writeText("garbage.png", "garbage")
+        try d.writeText("garbage.json", #"{"version": 1, "cells": []}"#)
+        try d.writeImage("small.png", cells: [])
+        try d.writeText("small.json", #"{"version": 1, "width": 64, "height": 128, "cells": []}"#)
+        let request = RunRequest(datasetRoot: d.root, labelsRoot: nil, settings: RunSettings(jobs: 2), toolVersion: "test")
+        let prepared = try prepareDataset(request)
+        let axis = try SweepAxis.parse("minScore=3,4")
+        let grid = try sweepSettings(base: PipelineConfig(), axes: [axis])
+        let sweep = runSweep(prepared.fixtures, axes: [axis], sweep: grid, settings: RunSettings(jobs: 2), datasetHash: prepared.contentHash)
+        #expect(sweep.errors.map(\.path) == ["bad-label.png", "garbage.png", "small.png"])
+        #expect(sweep.errors[0].message == d.root + "/bad-label.json: cells[0]: required field \"y\" is missing")
+        #expect(sweep.errors[1].message.hasPrefix(d.root + "/garbage.png: unknown image format"), "\(sweep.errors[1].message)")
+        #expect(sweep.errors[2].message == d.root + "/small.json: width: expected the decoded image width 128, got 64")
+        #expect(sweep.points.allSatisfy { $0.errored == 3 && $0.scored == 4 })
+        #expect(sweep.markdown.contains("### Errored fixtures (3)"))
+        #expect(sweep.markdown.contains("- `garbage.png`: " + d.root + "/garbage.png: unknown image format"))
+        guard case .array(let errors)? = sweep.jsonValue["errors"] else {
+            Issue.record("sweep.json has no errors array")
+            return
+        }
+        #expect(errors.count == 3 && errors[2]["path"] == .string("small.png"))
+    }
+
     /// The sweep's resume path equals a full run per setting (exactness of the cached frame).
     @Test func sweepResumeEqualsFullRuns() throws {
         let d = try TestDataset.standard(name: "baseline-sweep")

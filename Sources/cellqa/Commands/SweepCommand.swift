@@ -24,7 +24,8 @@ struct SweepCommand: ParsableCommand {
             accuracy and viability error, which the classify keys move where F1 hardly does, \
             and the views the grid placed more than 25 µm off the label's placement; \
             precision-recall curve; best-F1 setting, and the best live/dead setting where \
-            the settings' calls differ) to --out.
+            the settings' calls differ) to --out. A fixture that cannot be scored is named \
+            with the reason on stderr and in sweep.md and sweep.json ("errors").
 
             SIGINT or SIGTERM: no more fixtures start; the reports cover the fixtures finished \
             (sweep.json "complete": false). A second signal exits at once.
@@ -98,6 +99,7 @@ struct SweepCommand: ParsableCommand {
                                   datasetHash: prepared.contentHash, progress: quiet ? nil : ConsoleProgress.forStandardError(),
                                   cancellation: cancellation)
             try result.write(to: out)
+            for error in result.errors { printError("cellqa sweep: \(error.message)") }
             if let interruption = result.interruption {
                 printError("cellqa sweep: interrupted by \(interruption.name) after \(result.fixturesRun) of \(result.fixtures) "
                            + "fixtures; partial sweep.csv, sweep.json, sweep.md in \(out)/")
