@@ -9,9 +9,10 @@ extension Label {
     ///   - imageWidth: decoded image width in pixels.
     ///   - imageHeight: decoded image height in pixels.
     ///   - file: the label file, for the messages.
-    ///   - viewerTurn: how viewers show the image when its file asks them to turn it (a JPEG's
-    ///     EXIF orientation, `Imaging.viewerTurn(ofExifOrientation:)`), for the message of a
-    ///     label whose width and height are the image's swapped.
+    ///   - viewerTurn: how viewers show the image when its file asks them to turn it a quarter
+    ///     (a JPEG's EXIF orientation 5 to 8, `Imaging.swappingViewerTurn(ofExifOrientation:)`),
+    ///     for the message of a label whose size is the image's swapped, or whose cells lie
+    ///     outside the image but inside it turned.
     /// - Returns: every disagreement, empty when the label fits the image.
     public func check(imageWidth: Int, imageHeight: Int, file: String? = nil, viewerTurn: String? = nil) -> [LabelError] {
         var errors: [LabelError] = []
@@ -33,6 +34,7 @@ extension Label {
             errors.append(LabelError(JSONError(
                 file: file, path: "height", expected: "the decoded image height \(imageHeight)", actual: String(height))))
         }
+        var outside = 0
         for (index, cell) in cells.enumerated() {
             let cursor = JSONCursor(.null, file: file, path: JSONPath.appending("cells", index: index))
             if let r = cell.r {
@@ -43,7 +45,18 @@ extension Label {
             }
             if let error = outsideImageError(cell, at: cursor, width: imageWidth, height: imageHeight) {
                 errors.append(LabelError(error))
+                outside += 1
             }
+        }
+        // A label without a size, drawn on the image as a viewer showed it turned: its cells
+        // fit the turned image. One line that says why, after the cells it explains.
+        if outside > 0, let viewerTurn, width == nil || height == nil,
+           cells.allSatisfy({ outsideImageError($0, at: JSONCursor(.null, file: file, path: ""), width: imageHeight, height: imageWidth) == nil }) {
+            errors.append(LabelError(JSONError(
+                file: file, path: "cells",
+                expected: "\(outside) of \(cells.count) cells lie outside the \(imageWidth) x \(imageHeight) image but every cell "
+                    + "fits it turned (\(imageHeight) x \(imageWidth)): \(viewerTurn); cellqa measures the pixels as stored (labels-v1)",
+                actual: nil)))
         }
         return errors
     }

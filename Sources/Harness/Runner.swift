@@ -260,7 +260,7 @@ func runFixture(_ fixture: RunFixture, pipeline: Pipeline, settings: RunSettings
         if repeatIndex == 0, let label, let labelPath = fixture.labelPath {
             harnessStart = StageClock.threadCPU()
             let problems = label.check(imageWidth: image.width, imageHeight: image.height, file: labelPath,
-                                       viewerTurn: viewerTurn(ofExifOrientation: image.exifOrientation))
+                                       viewerTurn: swappingViewerTurn(ofExifOrientation: image.exifOrientation))
             outcome.harnessCPUSeconds += StageClock.threadCPU() - harnessStart
             if !problems.isEmpty {
                 outcome.error = problems.map(\.description).joined(separator: "\n")

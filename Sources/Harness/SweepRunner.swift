@@ -180,7 +180,7 @@ private func sweepFixture(_ fixture: RunFixture, sweep: [SweepSetting], stages: 
     do { label = try Label.load(path: labelPath) } catch { return failed(error.description) }
     do { image = try Image.decode(file: imagePath, options: settings.decodeOptions) } catch { return failed(error.description) }
     let problems = label.check(imageWidth: image.width, imageHeight: image.height, file: labelPath,
-                               viewerTurn: viewerTurn(ofExifOrientation: image.exifOrientation))
+                               viewerTurn: swappingViewerTurn(ofExifOrientation: image.exifOrientation))
     if !problems.isEmpty { return failed(problems.map(\.description).joined(separator: "\n")) }
     let truth = GroundTruth(label: label)
     var prefix = Frame(image: image, config: first.config)

@@ -71,6 +71,13 @@ public func viewerTurn(ofExifOrientation value: Int?) -> String? {
     return "the JPEG's EXIF orientation \(value) has viewers show it \(exifOrientationDescription(value))"
 }
 
+/// `viewerTurn(ofExifOrientation:)` for the orientations that swap width and height (5 to 8):
+/// the ones that explain a label whose size, or whose cells, are the stored image's turned.
+public func swappingViewerTurn(ofExifOrientation value: Int?) -> String? {
+    guard let value, (5...8).contains(value) else { return nil }
+    return viewerTurn(ofExifOrientation: value)
+}
+
 /// What a viewer does to show pixels of EXIF orientation `value` (2 to 8).
 public func exifOrientationDescription(_ value: Int) -> String {
     switch value {

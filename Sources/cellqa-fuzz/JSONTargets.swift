@@ -1,5 +1,6 @@
 import Fixtures
 import Harness
+import Imaging
 import JSON
 import Vision
 
@@ -18,6 +19,10 @@ enum JSONTargets {
             return
         }
         for item in label.check(imageWidth: 64, imageHeight: 48, file: fileName) { requireNamed(item.detail) }
+        // The checks that explain a label of the image turned (EXIF orientation 5 to 8).
+        for item in label.check(imageWidth: 48, imageHeight: 64, file: fileName, viewerTurn: swappingViewerTurn(ofExifOrientation: 6)) {
+            requireNamed(item.detail)
+        }
         let text = label.jsonValue.serialized(pretty: false)
         do {
             let again = try Label.parse(Array(text.utf8), file: fileName)

@@ -115,6 +115,17 @@ import Testing
         let square = try Label.parse(Array(labelText(#""width": 60, "height": 60"#, cells: "[]").utf8), file: nil)
         #expect(square.check(imageWidth: 50, imageHeight: 50, file: "a.json", viewerTurn: turn).count == 2)
         #expect(label.check(imageWidth: 50, imageHeight: 100, file: "a.json", viewerTurn: turn).isEmpty)
+        // Without a size, the cells give it away: outside the stored image, inside it turned.
+        let unsized = try Label.parse(Array(labelText(cells: #"[{"x": 40, "y": 90, "r": 3}, {"x": 10, "y": 10}]"#).utf8), file: nil)
+        #expect(unsized.check(imageWidth: 100, imageHeight: 50, file: "a.json", viewerTurn: turn).map(\.description) == [
+            "a.json: cells[0]: expected a centre inside the 100 x 50 image or within its radius (3.0 px) of its edge, got (40.0, 90.0), 40.5 px outside",
+            "a.json: cells: 1 of 2 cells lie outside the 100 x 50 image but every cell fits it turned (50 x 100): "
+                + turn + "; cellqa measures the pixels as stored (labels-v1)",
+        ])
+        // Not without the turn, nor when a cell fits neither way.
+        #expect(unsized.check(imageWidth: 100, imageHeight: 50, file: "a.json").count == 1)
+        let astray = try Label.parse(Array(labelText(cells: #"[{"x": 40, "y": 90}, {"x": 90, "y": 40}]"#).utf8), file: nil)
+        #expect(astray.check(imageWidth: 100, imageHeight: 70, file: "a.json", viewerTurn: turn).count == 1)
     }
 
     @Test func loadFromTemporaryDirectory() throws {

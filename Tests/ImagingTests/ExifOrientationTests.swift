@@ -51,6 +51,9 @@ struct ExifOrientationTests {
         #expect(try ImageInfo.read(try Self.jpeg(with: Self.exifSegment(entries: [(0x0112, 3, 1, 1)]))).exifOrientation == nil)
         #expect(viewerTurn(ofExifOrientation: 6) == "the JPEG's EXIF orientation 6 has viewers show it turned 90° clockwise")
         #expect(viewerTurn(ofExifOrientation: 1) == nil && viewerTurn(ofExifOrientation: nil) == nil)
+        // Only a quarter turn swaps width and height.
+        #expect((1...8).map { swappingViewerTurn(ofExifOrientation: $0) != nil } == [false, false, false, false, true, true, true, true])
+        #expect(viewerTurn(ofExifOrientation: 3) == "the JPEG's EXIF orientation 3 has viewers show it turned 180°")
     }
 
     @Test func ignoresWhatIsNotAWellFormedOrientation() throws {

@@ -99,7 +99,7 @@ struct ValidationReport {
             for tag in label.tags { tagCounts[tag, default: 0] += 1 }
             if let size {
                 problems += label.check(imageWidth: size.width, imageHeight: size.height, file: labelPath,
-                                        viewerTurn: viewerTurn(ofExifOrientation: size.exifOrientation))
+                                        viewerTurn: swappingViewerTurn(ofExifOrientation: size.exifOrientation))
                     .map(\.description)
             }
         } catch {
