@@ -68,8 +68,34 @@ import Testing
         let out = dir.url.appendingPathComponent("out").path
         let run = try CellQABinary.run(["run", data, "--out", out, "--quiet", "--jobs", "1"])
         #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stdout.contains("errored: " + data + "/" + why), "\(run.stdout)")
         let report = try String(contentsOfFile: out + "/fixtures.csv", encoding: .utf8)
         #expect(report.contains("EXIF orientation 6"), "\(report)")
+    }
+
+    /// A run and a sweep name their errored fixtures on the console (the first ten; the rest
+    /// are in the reports), so a user sees which files to mend without opening a report.
+    @Test func runAndSweepNameErroredFixtures() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        for i in 0..<12 {
+            let name = String(format: "bad-%02d", i)
+            try dir.write("data/\(name).png", try Self.tinyPNG())
+            try dir.write("data/\(name).json", Self.label(cells: #"[{"x": 1}]"#))
+        }
+        let data = dir.url.appendingPathComponent("data").path
+        let run = try CellQABinary.run(["run", data, "--out", dir.url.appendingPathComponent("run").path, "--quiet"])
+        #expect(run.status == 1)
+        let errored = run.stdout.split(separator: "\n").filter { $0.hasPrefix("errored: ") }
+        #expect(errored.count == 10, "\(run.stdout)")
+        #expect(errored.first == "errored: \(data)/bad-00.json: cells[0]: required field \"y\" is missing")
+        #expect(run.stdout.contains("… and 2 more errored fixtures (summary.md)"))
+        let sweep = try CellQABinary.run(["sweep", "minScore=3", "--dataset", data, "--out", dir.url.appendingPathComponent("sweep").path,
+                                          "--quiet"])
+        #expect(sweep.status == 0, "\(sweep.stderr)")
+        #expect(sweep.stderr.contains("cellqa sweep: errored: \(data)/bad-11.json: cells[0]: required field \"y\" is missing") == false)
+        #expect(sweep.stderr.contains("cellqa sweep: errored: \(data)/bad-09.json: cells[0]: required field \"y\" is missing"), "\(sweep.stderr)")
+        #expect(sweep.stderr.contains("cellqa sweep: … and 2 more errored fixtures (sweep.md)"), "\(sweep.stderr)")
     }
 
     @Test func unreadableRootAndBadOptionsExitTwo() throws {

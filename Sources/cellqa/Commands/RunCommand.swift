@@ -317,6 +317,8 @@ struct RunCommand: ParsableCommand {
                 + " in \(String(format: "%.2f", report.run.wallSeconds)) s (\(report.run.jobs) jobs)",
             "precision \(f(m.precision))  recall \(f(m.recall))  F1 \(f(m.f1))  macro F1 \(f(m.macroF1))  live/dead \(f(m.liveDeadAccuracy))",
         ]
+        lines += erroredFixtureLines(report.outcomes.filter { $0.status == .errored }.map { $0.error ?? $0.fixture.path },
+                                     reports: "summary.md")
         for gate in report.failedGates { lines.append("FAILED gate \(gate.label): \(gate.detail)") }
         if let b = report.baseline {
             lines.append("vs baseline \(b.baselineSource): \(b.headline)")

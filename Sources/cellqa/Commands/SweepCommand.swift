@@ -99,7 +99,7 @@ struct SweepCommand: ParsableCommand {
                                   datasetHash: prepared.contentHash, progress: quiet ? nil : ConsoleProgress.forStandardError(),
                                   cancellation: cancellation)
             try result.write(to: out)
-            for error in result.errors { printError("cellqa sweep: \(error.message)") }
+            for line in erroredFixtureLines(result.errors.map(\.message), reports: "sweep.md") { printError("cellqa sweep: " + line) }
             if let interruption = result.interruption {
                 printError("cellqa sweep: interrupted by \(interruption.name) after \(result.fixturesRun) of \(result.fixtures) "
                            + "fixtures; partial sweep.csv, sweep.json, sweep.md in \(out)/")
