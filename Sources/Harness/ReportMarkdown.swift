@@ -99,15 +99,8 @@ extension RunReport {
                     flagTally, what: "flags") { f in
             "| \(markdownEscape(f.flag)) | \(f.paths.count) | `\(markdownCode(f.paths[0]))` |"
         }
-        let errored = outcomes.filter { $0.status == .errored }
-        if !errored.isEmpty {
-            out.append("### Errored fixtures (\(errored.count))")
-            out.append("")
-            appendLimited(&out, errored, what: "errored fixtures") { o in
-                "- `\(markdownCode(o.fixture.path))`: \(markdownEscape(clip(o.error ?? "", 400)))"
-            }
-            out.append("")
-        }
+        out += erroredFixturesSection(outcomes.filter { $0.status == .errored }.map { ($0.fixture.path, $0.error ?? "") },
+                                      listedIn: "report.json")
         appendTable(&out, "Outliers (|robust z| > \(Show.fixed(outlierCut, 1)))", header: "| fixture | metric | value | median | z |",
                     alignment: "| --- | --- | ---: | ---: | ---: |", outliers, what: "outliers") { o in
             "| `\(markdownCode(o.fixture))` | \(o.metric) | \(Show.fixed(o.value, 3)) | \(Show.fixed(o.median, 3)) | \(Show.fixed(o.z, 1)) |"
@@ -172,6 +165,21 @@ func markdownEscape(_ s: String) -> String {
 /// Text for inside backticks: no backticks or newlines.
 func markdownCode(_ s: String) -> String {
     String(s.map { $0 == "`" || $0 == "\n" || $0 == "\r" ? "'" : $0 })
+}
+
+/// The "Errored fixtures" section of a markdown report (a run's, a sweep's): each fixture's path
+/// and message, up to `RunReport.markdownListLimit`, then how many more `listedIn` holds; no
+/// lines when none errored.
+func erroredFixturesSection(_ errored: [(path: String, message: String)], listedIn file: String) -> [String] {
+    guard !errored.isEmpty else { return [] }
+    var out = ["### Errored fixtures (\(errored.count))", ""]
+    for e in errored.prefix(RunReport.markdownListLimit) {
+        out.append("- `\(markdownCode(e.path))`: \(markdownEscape(clip(e.message, 400)))")
+    }
+    if errored.count > RunReport.markdownListLimit {
+        out += ["", "… and \(errored.count - RunReport.markdownListLimit) more errored fixtures (see \(file))"]
+    }
+    return out + [""]
 }
 
 /// At most `limit` characters, with an ellipsis when cut.

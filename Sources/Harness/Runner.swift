@@ -21,6 +21,8 @@ public struct RunFixture: Sendable, Equatable {
     public var group: String
     /// A problem the dataset scan already found (e.g. a label without an image).
     public var problem: String?
+    /// The file a message about the fixture names: its image, else its label.
+    var messageFile: String { imagePath ?? labelPath ?? path }
     public init(id: String, path: String, imagePath: String?, labelPath: String?, group: String, problem: String? = nil) {
         self.id = id
         self.path = path
@@ -203,10 +205,14 @@ func releaseWorkersMemory() {
 
 /// The record of a fixture whose work was still running at its time limit.
 func timedOutOutcome(_ fixture: RunFixture, check: FixtureStopCheck) -> FixtureOutcome {
-    let file = fixture.imagePath ?? fixture.labelPath ?? fixture.path
-    return FixtureOutcome(fixture: fixture, status: .errored,
-                          error: "\(file): \(FixtureStopCheck.Reason.timeLimit(seconds: check.limitSeconds).message) "
-                              + "(a stage did not return; abandoned, its result discarded)")
+    FixtureOutcome(fixture: fixture, status: .errored, error: abandonedMessage(fixture, check: check))
+}
+
+/// Why a fixture whose work was still running at its time limit was given up (a run's or a
+/// sweep's).
+func abandonedMessage(_ fixture: RunFixture, check: FixtureStopCheck) -> String {
+    "\(fixture.messageFile): \(FixtureStopCheck.Reason.timeLimit(seconds: check.limitSeconds).message) "
+        + "(a stage did not return; abandoned, its result discarded)"
 }
 
 /// Runs and scores one fixture on the calling thread.

@@ -90,18 +90,7 @@ extension SweepResult {
             out.append("| \(Show.fixed(c.recall)) | \(Show.fixed(c.precision)) | `\(markdownCode(c.label))` |")
         }
         out.append("")
-        if !errors.isEmpty {
-            out.append("### Errored fixtures (\(errors.count))")
-            out.append("")
-            for e in errors.prefix(RunReport.markdownListLimit) {
-                out.append("- `\(markdownCode(e.path))`: \(markdownEscape(clip(e.message, 400)))")
-            }
-            if errors.count > RunReport.markdownListLimit {
-                out.append("")
-                out.append("… and \(errors.count - RunReport.markdownListLimit) more errored fixtures (see sweep.json)")
-            }
-            out.append("")
-        }
+        out += erroredFixturesSection(errors.map { ($0.path, $0.message) }, listedIn: "sweep.json")
         return out.joined(separator: "\n")
     }
 

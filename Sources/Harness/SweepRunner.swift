@@ -123,9 +123,7 @@ public func runSweep(_ fixtures: [RunFixture], axes: [SweepAxis], sweep: [SweepS
             sweepFixture(fixtures[index], sweep: sweep, stages: stages, resume: resume, settings: settings, check: check)
         },
         timedOut: { index, check in
-            let file = fixtures[index].imagePath ?? fixtures[index].path
-            return SweepFixtureRun(cells: [SweepCell?](repeating: nil, count: sweep.count),
-                                   error: "\(file): \(FixtureStopCheck.Reason.timeLimit(seconds: check.limitSeconds).message)")
+            SweepFixtureRun(cells: [SweepCell?](repeating: nil, count: sweep.count), error: abandonedMessage(fixtures[index], check: check))
         },
         finished: { done in progress?.fixtureFinished(done: done, total: fixtures.count) })
     progress?.runFinished(total: fixtures.count)
@@ -158,20 +156,19 @@ public func runSweep(_ fixtures: [RunFixture], axes: [SweepAxis], sweep: [SweepS
 /// interrupted it is not a result.
 private func sweepFixture(_ fixture: RunFixture, sweep: [SweepSetting], stages: [any Stage], resume: Int,
                           settings: RunSettings, check: FixtureStopCheck) -> WorkEnd<SweepFixtureRun> {
-    let file = fixture.imagePath ?? fixture.labelPath ?? fixture.path
     func failed(_ message: String) -> WorkEnd<SweepFixtureRun> {
         .finished(SweepFixtureRun(cells: [SweepCell?](repeating: nil, count: sweep.count), error: message))
     }
     func stopped() -> WorkEnd<SweepFixtureRun>? {
         switch check.reason() {
         case .interrupted: return .interrupted
-        case .timeLimit(let seconds): return failed("\(file): \(FixtureStopCheck.Reason.timeLimit(seconds: seconds).message)")
+        case let reason?: return failed("\(fixture.messageFile): \(reason.message)")
         case nil: return nil
         }
     }
     if let stop = stopped() { return stop }
     if let problem = fixture.problem { return failed(problem) }
-    guard let imagePath = fixture.imagePath else { return failed("\(file): label without an image") }
+    guard let imagePath = fixture.imagePath else { return failed("\(fixture.messageFile): label without an image") }
     guard let labelPath = fixture.labelPath else {
         return .finished(SweepFixtureRun(cells: [SweepCell?](repeating: SweepCell(), count: sweep.count), error: nil))
     }
