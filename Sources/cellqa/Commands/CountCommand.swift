@@ -52,11 +52,15 @@ struct CountCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("With --explain: how far from the point a candidate counts as near it, image pixels.", valueName: "PX"))
     var reach: Double = 6
 
+    @Option(name: .long, help: ArgumentHelp("Images counted at once (each holds its decoded image); the output is the same, in the order given, for any value. Default: the number of cores.", valueName: "N"))
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
     func validate() throws {
         guard !images.isEmpty else { throw ValidationError("give at least one image") }
         guard (seedTarget == nil) == (seedVolume == nil) else {
             throw ValidationError("--seed-target and --seed-volume go together")
         }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more, got \(jobs)") }
         guard reach > 0, reach.isFinite else { throw ValidationError("--reach must be a positive number of pixels, got \(reach)") }
         let range = PipelineConfig.dilutionRange
         if let dilution, !range.contains(dilution) {
@@ -74,127 +78,27 @@ struct CountCommand: ParsableCommand {
             }
         }
         if let dilution { pipelineConfig.dilution = dilution }
-        let pipeline = Pipeline(config: pipelineConfig)
+        let counter = ImageCounter(pipeline: Pipeline(config: pipelineConfig), config: pipelineConfig,
+                                   outputs: CountOutputs(images: images, overlay: overlay, draftDirectory: draftLabels),
+                                   probes: explain.map { CandidateTrace.Probe(x: $0.x, y: $0.y) }, reach: reach,
+                                   seeding: seedTarget.flatMap { target in seedVolume.map { (target, $0) } }, json: json)
+        if !json {
+            print(ImageCounter.tableHeader)
+        }
         var failures = 0
         var jsonResults: [JSONValue] = []
-        if !json {
-            print(pad("image", 28) + pad("total", 7) + pad("live", 7) + pad("dead", 7) + pad("viab%", 8)
-                  + pad("cells/mL", 12) + pad("um/px", 8) + pad("ms", 8) + "flags")
-        }
-        let probes = explain.map { CandidateTrace.Probe(x: $0.x, y: $0.y) }
-        for path in images {
-            // An image that cannot be read, or a stage that throws, fails this image only; the
-            // others are still counted.
-            let image: Image, result: PipelineResult, trace: CandidateTrace?
-            do {
-                image = try Image.decode(file: path)
-                (result, trace) = probes.isEmpty ? (try pipeline.run(image), nil)
-                    : try pipeline.explain(image, probes: probes, reach: reach)
-            } catch {
-                printError("cellqa count: \(message(error, file: path))")
-                failures += 1
-                continue
-            }
-            // A viewer shows such an image turned, the overlay and coordinates as stored: say so
-            // before a person compares the two.
-            if let turn = viewerTurn(ofExifOrientation: image.exifOrientation) {
-                printError("cellqa count: note: \(path): \(turn); coordinates, overlays and draft labels are of the pixels as stored")
-            }
-            let totalMs = result.timings.reduce(0) { $0 + $1.wallSeconds } * 1000
-            var seeding: JSONValue = .null
-            var seedingText: String?
-            if let target = seedTarget, let volume = seedVolume {
-                if let concentration = result.count.concentrationPerML {
-                    do {
-                        let plan = try seedingPlan(concentrationPerML: concentration, targetCells: target, finalVolumeML: volume)
-                        seeding = .object(["suspensionML": .double(plan.suspensionVolumeML), "mediumML": .double(plan.mediumVolumeML)])
-                        seedingText = String(format: "  seeding: %.4f mL suspension + %.4f mL medium", plan.suspensionVolumeML, plan.mediumVolumeML)
-                    } catch {
-                        seedingText = "  seeding: \(error)"
-                        seeding = .object(["error": .string("\(error)")])
-                    }
-                } else {
-                    seedingText = "  seeding: no concentration (no grid, or no counted square fully in view)"
-                    seeding = .object(["error": .string("no concentration (no grid, or no counted square fully in view)")])
-                }
-            }
-            if let overlay {
-                let out = images.count > 1 ? overlayPath(overlay, for: path) : overlay
-                do { try drawOverlay(image, result: result).writePNG(to: out) } catch {
-                    printError("cellqa count: \(message(error, file: out))")
-                    failures += 1
-                }
-            }
-            if let draftLabels {
-                let label = draftLabel(for: result, imageName: (path as NSString).lastPathComponent,
-                                       configHash: pipelineConfig.configHash, dilution: pipelineConfig.dilution)
-                do { try writeDraft(label, for: path, into: draftLabels) } catch {
-                    printError("cellqa count: \(error)")
-                    failures += 1
-                }
-            }
-            if json {
-                var object = JSONObject()
-                object.set("image", .string(path))
-                object.set("configHash", .string(pipelineConfig.configHash))
-                if case .object(let body) = result.jsonValue { for (k, v) in body { object.set(k, v) } }
-                if seedTarget != nil { object.set("seeding", seeding) }
-                if let trace { object.set("explain", trace.jsonValue) }
-                jsonResults.append(.object(object))
-            } else {
-                let c = result.count
-                print(pad((path as NSString).lastPathComponent, 28) + pad("\(c.total)", 7) + pad("\(c.live)", 7)
-                      + pad("\(c.dead)", 7) + pad(c.viabilityPercent.map { String(format: "%.1f", $0) } ?? "-", 8)
-                      + pad(c.concentrationPerML.map { String(format: "%.3g", $0) } ?? "-", 12)
-                      + pad(result.umPerPixel.map { String(format: "%.3f", $0) } ?? "-", 8)
-                      + pad(String(format: "%.1f", totalMs), 8) + result.flags.joined(separator: ","))
-                if let seedingText { print(seedingText) }
-                if let trace { print(trace.text, terminator: "") }
-            }
+        let paths = images
+        forEachInOrder(count: paths.count, jobs: jobs, work: { counter.count(paths[$0], index: $0) }) { _, counted in
+            for line in counted.messages { printError("cellqa count: " + line) }
+            failures += counted.failures
+            if let value = counted.json { jsonResults.append(value) }
+            for line in counted.lines { print(line, terminator: "") }
         }
         if json {
             let value: JSONValue = .object(["configHash": .string(pipelineConfig.configHash), "images": .array(jsonResults)])
             print(value.serialized(pretty: true))
         }
         if failures > 0 { throw ExitCode(2) }
-    }
-
-    /// Writes `label` as `directory/<stem of image>.json`, creating the directory; a file
-    /// already there is left as it is and reported (it may be a person's corrected label).
-    private func writeDraft(_ label: Label, for image: String, into directory: String) throws(DraftLabelError) {
-        let stem = ((image as NSString).lastPathComponent as NSString).deletingPathExtension
-        let out = (directory as NSString).appendingPathComponent(stem + ".json")
-        do {
-            try writeNewFile((label.jsonValue.serialized(pretty: true) + "\n").utf8, to: out)
-        } catch {
-            switch error {
-            case .exists(let path):
-                throw DraftLabelError(path: path, reason: "exists; a draft never overwrites a label (move it away, or choose "
-                                      + "another --draft-labels directory)")
-            case let .directory(path, reason):
-                throw DraftLabelError(path: path, reason: "cannot create the directory (\(reason))")
-            case let .unwritable(path, reason):
-                throw DraftLabelError(path: path, reason: "cannot be written (\(reason))")
-            }
-        }
-    }
-
-    /// The error's message led by `path`, unless it names the file already (image errors do).
-    private func message(_ error: Error, file path: String) -> String {
-        let text = "\(error)"
-        return text.hasPrefix(path + ":") ? text : "\(path): \(text)"
-    }
-
-    private func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
-    }
-
-    /// OUT.png + image "dir/a.jpg" -> OUT-a.png
-    private func overlayPath(_ base: String, for image: String) -> String {
-        let stem = ((image as NSString).lastPathComponent as NSString).deletingPathExtension
-        let ext = (base as NSString).pathExtension
-        let root = (base as NSString).deletingPathExtension
-        return root + "-" + stem + "." + (ext.isEmpty ? "png" : ext)
     }
 }
 

@@ -1,0 +1,151 @@
+import Fixtures
+import Foundation
+import Harness
+import Hemocytometer
+import Imaging
+import JSON
+import Vision
+
+/// What counting one image produced, for `cellqa count` to print in the order the images were
+/// given.
+struct CountedImage: Sendable {
+    /// Lines for stderr, without the "cellqa count: " prefix.
+    var messages: [String] = []
+    /// Text for stdout (table mode), each piece ending in a newline.
+    var lines: [String] = []
+    /// The image's object (JSON mode).
+    var json: JSONValue?
+    /// Problems that make the command exit 2: an unreadable image, an overlay or draft not written.
+    var failures = 0
+}
+
+/// One image through `cellqa count`: decode, pipeline, overlay, draft label and the printed
+/// result. Safe to call from several threads: each call touches only its image's files.
+struct ImageCounter: Sendable {
+    let pipeline: Pipeline
+    let config: PipelineConfig
+    let outputs: CountOutputs
+    let probes: [CandidateTrace.Probe]
+    let reach: Double
+    /// `--seed-target` and `--seed-volume`.
+    let seeding: (target: Double, volumeML: Double)?
+    let json: Bool
+
+    static let tableHeader = pad("image", 28) + pad("total", 7) + pad("live", 7) + pad("dead", 7) + pad("viab%", 8)
+        + pad("cells/mL", 12) + pad("um/px", 8) + pad("ms", 8) + "flags"
+
+    /// Counts the `index`th image given, at `path`.
+    func count(_ path: String, index: Int) -> CountedImage {
+        var out = CountedImage()
+        // An image that cannot be read, or a stage that throws, fails this image only; the
+        // others are still counted.
+        let image: Image, result: PipelineResult, trace: CandidateTrace?
+        do {
+            image = try Image.decode(file: path)
+            (result, trace) = probes.isEmpty ? (try pipeline.run(image), nil)
+                : try pipeline.explain(image, probes: probes, reach: reach)
+        } catch {
+            out.messages.append(ImageCounter.message(error, file: path))
+            out.failures += 1
+            return out
+        }
+        // A viewer shows such an image turned, the overlay and coordinates as stored: say so
+        // before a person compares the two.
+        if let turn = viewerTurn(ofExifOrientation: image.exifOrientation) {
+            out.messages.append("note: \(path): \(turn); coordinates, overlays and draft labels are of the pixels as stored")
+        }
+        let (seedingJSON, seedingText) = seedingPlan(for: result)
+        switch outputs.overlays[index] {
+        case .write(let target)?:
+            do { try drawOverlay(image, result: result).writePNG(to: target) } catch {
+                out.messages.append(ImageCounter.message(error, file: target))
+                out.failures += 1
+            }
+        case .refused(let target, let reason)?:
+            out.messages.append("\(path): overlay not written: \(target) \(reason)")
+            out.failures += 1
+        case nil:
+            break
+        }
+        switch outputs.drafts[index] {
+        case .write(let target)?:
+            let label = draftLabel(for: result, imageName: (path as NSString).lastPathComponent,
+                                   configHash: config.configHash, dilution: config.dilution)
+            do { try ImageCounter.writeDraft(label, to: target) } catch {
+                out.messages.append("\(error)")
+                out.failures += 1
+            }
+        case .refused(let target, let reason)?:
+            out.messages.append("\(path): draft label not written: \(target) \(reason)")
+            out.failures += 1
+        case nil:
+            break
+        }
+        if json {
+            var object = JSONObject()
+            object.set("image", .string(path))
+            object.set("configHash", .string(config.configHash))
+            if case .object(let body) = result.jsonValue { for (k, v) in body { object.set(k, v) } }
+            if let seedingJSON { object.set("seeding", seedingJSON) }
+            if let trace { object.set("explain", trace.jsonValue) }
+            out.json = .object(object)
+        } else {
+            let c = result.count
+            let totalMs = result.timings.reduce(0) { $0 + $1.wallSeconds } * 1000
+            out.lines.append(ImageCounter.pad((path as NSString).lastPathComponent, 28) + ImageCounter.pad("\(c.total)", 7)
+                             + ImageCounter.pad("\(c.live)", 7) + ImageCounter.pad("\(c.dead)", 7)
+                             + ImageCounter.pad(c.viabilityPercent.map { String(format: "%.1f", $0) } ?? "-", 8)
+                             + ImageCounter.pad(c.concentrationPerML.map { String(format: "%.3g", $0) } ?? "-", 12)
+                             + ImageCounter.pad(result.umPerPixel.map { String(format: "%.3f", $0) } ?? "-", 8)
+                             + ImageCounter.pad(String(format: "%.1f", totalMs), 8) + result.flags.joined(separator: ",") + "\n")
+            if let seedingText { out.lines.append(seedingText + "\n") }
+            if let trace { out.lines.append(trace.text) }
+        }
+        return out
+    }
+
+    /// The seeding plan from the image's concentration, as JSON and as a line; nils without
+    /// `--seed-target`.
+    private func seedingPlan(for result: PipelineResult) -> (JSONValue?, String?) {
+        guard let (target, volume) = seeding else { return (nil, nil) }
+        guard let concentration = result.count.concentrationPerML else {
+            let reason = "no concentration (no grid, or no counted square fully in view)"
+            return (.object(["error": .string(reason)]), "  seeding: " + reason)
+        }
+        do {
+            let plan = try Hemocytometer.seedingPlan(concentrationPerML: concentration, targetCells: target, finalVolumeML: volume)
+            return (.object(["suspensionML": .double(plan.suspensionVolumeML), "mediumML": .double(plan.mediumVolumeML)]),
+                    String(format: "  seeding: %.4f mL suspension + %.4f mL medium", plan.suspensionVolumeML, plan.mediumVolumeML))
+        } catch {
+            return (.object(["error": .string("\(error)")]), "  seeding: \(error)")
+        }
+    }
+
+    /// Writes `label` to `path`; a file already there is left as it is and reported (it may be
+    /// a person's corrected label).
+    private static func writeDraft(_ label: Label, to path: String) throws(DraftLabelError) {
+        do {
+            try writeNewFile((label.jsonValue.serialized(pretty: true) + "\n").utf8, to: path)
+        } catch {
+            switch error {
+            case .exists(let path):
+                throw DraftLabelError(path: path, reason: "exists; a draft never overwrites a label (move it away, or choose "
+                                      + "another --draft-labels directory)")
+            case let .directory(path, reason):
+                throw DraftLabelError(path: path, reason: "cannot create the directory (\(reason))")
+            case let .unwritable(path, reason):
+                throw DraftLabelError(path: path, reason: "cannot be written (\(reason))")
+            }
+        }
+    }
+
+    /// The error's message led by `path`, unless it names the file already (image errors do).
+    private static func message(_ error: Error, file path: String) -> String {
+        let text = "\(error)"
+        return text.hasPrefix(path + ":") ? text : "\(path): \(text)"
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}

@@ -1,0 +1,57 @@
+import Dispatch
+import Synchronization
+
+/// Runs `work` for every index in `0..<count` on `jobs` threads and hands each result to
+/// `deliver` on the calling thread, in index order, as soon as it and every result before it
+/// are done.
+///
+/// Why: commands that print a line per input (`count`, `synth`) must print the same lines in
+/// the same order whatever the thread count, but should not wait for the whole batch before
+/// the first line. Workers take indices in order; a result finished early waits (it is small:
+/// the images stay in their workers) until the ones before it are delivered.
+///
+/// - Parameters:
+///   - count: number of items.
+///   - jobs: worker threads (at least 1; 1 runs every item on the calling thread).
+///   - work: one item's work; called once per index, from any thread.
+///   - deliver: called on the calling thread with each index and its result, in order.
+func forEachInOrder<T: Sendable>(count: Int, jobs: Int, work: @escaping @Sendable (Int) -> T,
+                                 deliver: (Int, T) -> Void) {
+    guard count > 0 else { return }
+    let workers = min(max(1, jobs), count)
+    if workers == 1 {
+        for index in 0..<count { deliver(index, work(index)) }
+        return
+    }
+    let shared = InOrderState<T>()
+    let finished = DispatchSemaphore(value: 0)
+    let group = DispatchGroup()
+    for _ in 0..<workers {
+        DispatchQueue.global().async(group: group) {
+            while true {
+                let index = shared.next.wrappingAdd(1, ordering: .relaxed).oldValue
+                guard index < count else { return }
+                let result = work(index)
+                shared.done.withLock { $0[index] = result }
+                finished.signal()
+            }
+        }
+    }
+    var expected = 0
+    while expected < count {
+        finished.wait()
+        // Every result up to the first gap, in order; later ones wait for their turn.
+        while let result = shared.done.withLock({ $0.removeValue(forKey: expected) }) {
+            deliver(expected, result)
+            expected += 1
+        }
+    }
+    group.wait()
+}
+
+/// What `forEachInOrder`'s workers share: the next index to take and the results not yet
+/// delivered.
+private final class InOrderState<T: Sendable>: Sendable {
+    let next = Atomic<Int>(0)
+    let done = Mutex<[Int: T]>([:])
+}
