@@ -105,9 +105,17 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: dir.url.appendingPathComponent("out-x.png").path))
     }
 
-    @Test func jobsMustBePositive() throws {
-        let result = try CellQABinary.run(["count", Self.goldens[0], "--jobs", "0"])
-        #expect(result.status == 2)
-        #expect(result.stderr.contains("--jobs must be 1 or more, got 0"), "\(result.stderr)")
+    @Test func badOptionsAreRefusedBeforeAnyImageIsCounted() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let jobs = try CellQABinary.run(["count", Self.goldens[0], "--jobs", "0"])
+        #expect(jobs.status == 2)
+        #expect(jobs.stderr.contains("--jobs must be 1 or more, got 0"), "\(jobs.stderr)")
+        // A PNG named otherwise would not be read back (the decoders check the extension).
+        let overlay = dir.url.appendingPathComponent("out.jpg").path
+        let named = try CellQABinary.run(["count", Self.goldens[0], "--overlay", overlay])
+        #expect(named.status == 2)
+        #expect(named.stderr.contains("--overlay writes a PNG: give a file name ending in .png, got '\(overlay)'"), "\(named.stderr)")
+        #expect(named.stdout.isEmpty && !FileManager.default.fileExists(atPath: overlay))
     }
 }

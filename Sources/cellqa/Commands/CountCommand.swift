@@ -60,6 +60,11 @@ struct CountCommand: ParsableCommand {
         guard (seedTarget == nil) == (seedVolume == nil) else {
             throw ValidationError("--seed-target and --seed-volume go together")
         }
+        // Named otherwise, the PNG would not be read back by cellqa or most viewers (the
+        // decoders check a name's extension against the contents).
+        if let overlay, (overlay as NSString).pathExtension.lowercased() != "png" {
+            throw ValidationError("--overlay writes a PNG: give a file name ending in .png, got '\(overlay)'")
+        }
         guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more, got \(jobs)") }
         guard reach > 0, reach.isFinite else { throw ValidationError("--reach must be a positive number of pixels, got \(reach)") }
         let range = PipelineConfig.dilutionRange
