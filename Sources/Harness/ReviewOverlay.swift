@@ -166,7 +166,10 @@ public struct ReviewedRun: Sendable {
                 guard let c = try f.field(key), !c.isNull else { return 0 }
                 return try c.int()
             }
-            fixtures.append(Fixture(path: try f.required("path").string(), image: try f.required("image").string(),
+            // A label without an image (errored) has nothing to draw on.
+            let image = try f.required("image")
+            if image.isNull { continue }
+            fixtures.append(Fixture(path: try f.required("path").string(), image: try image.string(),
                                     tp: try count("tp"), fp: try count("fp"), fn: try count("fn")))
         }
         var labelsRoot: String?

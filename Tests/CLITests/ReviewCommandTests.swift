@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import JSON
 import Testing
 
 /// `cellqa review REPORT --out DIR` on a real run's reports.
@@ -81,5 +82,55 @@ import Testing
         let missing = try CellQABinary.run(["review", dir.url.appendingPathComponent("nothing").path, "--out", dir.url.path + "/r2"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("nothing/report.json"), "\(missing.stderr)")
+    }
+
+    /// A run whose dataset holds "x.jpg" and "x.png" errs on the second image (same stem) and on
+    /// the labels that name it (no image): the review draws the scored one and passes over them.
+    /// Two fixtures drawing the same file (a report edited to hold "x.jpg" twice, as "x.jpeg")
+    /// are drawn at once (`--jobs 2`): the first in the review's order keeps it, the other is
+    /// named, the same on every run.
+    @Test func fixturesWithoutAnImageAndSharedOverlaysAreNamed() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let data = dir.url.appendingPathComponent("data").path
+        for (image, label, name) in [("sparse-s103-000.jpg", "sparse-s103-000.json", "x.jpg"),
+                                     ("standard-s111-000.png", "standard-s111-000.json", "x.png")] {
+            try dir.write("data/" + name, try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.goldens + "/" + image))))
+            let text = try String(contentsOfFile: Self.labels + "/" + label, encoding: .utf8)
+                .replacingOccurrences(of: "\"image\": \"\(image)\"", with: "\"image\": \"\(name)\"")
+            try dir.write("data/" + name.replacingOccurrences(of: ".", with: "-") + ".json", text)
+        }
+        let report = dir.url.appendingPathComponent("report").path
+        let run = try CellQABinary.run(["run", data, "--out", report, "--quiet"])
+        #expect(run.status == 1, "\(run.stdout) \(run.stderr)")
+        let drawn = try CellQABinary.run(["review", report, "--out", dir.url.appendingPathComponent("r").path, "--all"])
+        #expect(drawn.status == 0, "\(drawn.stderr)")
+        #expect(drawn.stdout.hasPrefix("x.jpg: TP "), "\(drawn.stdout)")
+
+        let reportJSON = report + "/report.json"
+        guard case .object(var root) = try JSONValue.parse(String(contentsOfFile: reportJSON, encoding: .utf8)),
+              case .array(var fixtures)? = root["fixtures"],
+              let scored = fixtures.first(where: { $0["path"] == .string("x.jpg") }), case .object(var copy) = scored else {
+            Issue.record("no scored fixture in \(reportJSON)")
+            return
+        }
+        copy["path"] = .string("x.jpeg")
+        fixtures.append(.object(copy))
+        root["fixtures"] = .array(fixtures)
+        try (JSONValue.object(root).serialized(pretty: true) + "\n").write(toFile: reportJSON, atomically: true, encoding: .utf8)
+        var outputs: [String] = []
+        for round in 0..<2 {
+            let out = dir.url.appendingPathComponent("review\(round)").path
+            let result = try CellQABinary.run(["review", report, "--out", out, "--all", "--jobs", "2"])
+            #expect(result.status == 2)
+            // Equal counts go in path order: "x.jpeg" before "x.jpg".
+            #expect(result.stderr == "cellqa review: \(out)/x.png: is also the overlay of x.jpeg, drawn first (images of the "
+                    + "same name with different extensions; review them with --filter, into separate --out directories)\n",
+                    "\(result.stderr)")
+            #expect(result.stdout.hasPrefix("x.jpeg: TP "), "\(result.stdout)")
+            #expect(FileManager.default.fileExists(atPath: out + "/x.png"))
+            outputs.append(result.stdout.replacingOccurrences(of: out, with: "OUT"))
+        }
+        #expect(outputs[0] == outputs[1])
     }
 }

@@ -34,8 +34,12 @@ struct ReviewCommand: ParsableCommand {
     @Flag(name: .long, help: "Also draw fixtures without a false or missed cell.")
     var all = false
 
+    @Option(name: .long, help: ArgumentHelp("Overlays drawn at once (each holds its image); the output is the same, in the same order, for any value. Default: the number of cores.", valueName: "N"))
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
     func validate() throws {
         guard worst >= 0 else { throw ValidationError("--worst must be 0 or more, got \(worst)") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more, got \(jobs)") }
         if let filter {
             do { _ = try GlobPattern(filter) } catch { throw ValidationError("--filter: \(error)") }
         }
@@ -62,30 +66,22 @@ struct ReviewCommand: ParsableCommand {
         chosen.sort { ($0.fp + $0.fn, $1.path) > ($1.fp + $1.fn, $0.path) }
         if worst > 0 { chosen = Array(chosen.prefix(worst)) }
         let byFixture = Dictionary(grouping: marks, by: \.fixture)
-        var failures = 0
-        for f in chosen {
+        // "a.jpg" and "a.png" would both draw "a.png": the first in the order above keeps it.
+        var drawnBy: [String: String] = [:]
+        let targets: [(path: String, claimedBy: String?)] = chosen.map { f in
             let target = (out as NSString).appendingPathComponent((f.path as NSString).deletingPathExtension + ".png")
-            // Anything already there (a previous review's overlay, or someone's file) stays: known
-            // before the image is decoded and drawn. (`writeNewFile` checks again as it creates.)
-            if FileManager.default.fileExists(atPath: target) {
-                printFailure(.exists(path: target))
-                failures += 1
-                continue
-            }
-            let png: [UInt8]
-            do {
-                png = try drawReview(try Image.decode(file: f.image), marks: byFixture[f.path] ?? []).pngData()
-            } catch {
-                let text = "\(error)"
-                printError("cellqa review: " + (text.hasPrefix(f.image + ":") ? text : "\(f.path): \(text)"))
-                failures += 1
-                continue
-            }
-            do {
-                try writeNewFile(png, to: target)
-                print("\(f.path): TP \(f.tp), FP \(f.fp), FN \(f.fn) -> \(target)")
-            } catch {
-                printFailure(error)
+            defer { drawnBy[target] = drawnBy[target] ?? f.path }
+            return (target, drawnBy[target])
+        }
+        let fixtures = chosen
+        var failures = 0
+        forEachInOrder(count: fixtures.count, jobs: jobs, work: { i in
+            ReviewCommand.draw(fixtures[i], marks: byFixture[fixtures[i].path] ?? [], to: targets[i].path, claimedBy: targets[i].claimedBy)
+        }) { _, drawn in
+            switch drawn {
+            case .success(let line): print(line)
+            case .failure(let failure):
+                printError("cellqa review: " + failure.message)
                 failures += 1
             }
         }
@@ -93,13 +89,45 @@ struct ReviewCommand: ParsableCommand {
         if failures > 0 { throw ExitCode(2) }
     }
 
-    /// Why an overlay was not written, naming its path.
-    private func printFailure(_ error: NewFileError) {
-        switch error {
-        case .exists(let path):
-            printError("cellqa review: \(path): exists; a review never overwrites a file (choose a new or empty --out)")
-        case let .directory(path, reason): printError("cellqa review: \(path): cannot create the directory (\(reason))")
-        case let .unwritable(path, reason): printError("cellqa review: \(path): cannot be written (\(reason))")
+    /// Draws one fixture's overlay to `target`: the line to print, or why it was not written.
+    /// `claimedBy` is the fixture given earlier that draws the same file.
+    private static func draw(_ f: ReviewedRun.Fixture, marks: [ReviewMark], to target: String,
+                             claimedBy: String?) -> Result<String, ReviewFailure> {
+        if let first = claimedBy {
+            return .failure(ReviewFailure("\(target): is also the overlay of \(first), drawn first (images of the same name "
+                                          + "with different extensions; review them with --filter, into separate --out directories)"))
+        }
+        // Anything already there (a previous review's overlay, or someone's file) stays: known
+        // before the image is decoded and drawn. (`writeNewFile` checks again as it creates.)
+        if FileManager.default.fileExists(atPath: target) { return .failure(failure(.exists(path: target))) }
+        let png: [UInt8]
+        do {
+            png = try drawReview(try Image.decode(file: f.image), marks: marks).pngData()
+        } catch {
+            let text = "\(error)"
+            return .failure(ReviewFailure(text.hasPrefix(f.image + ":") ? text : "\(f.path): \(text)"))
+        }
+        do {
+            try writeNewFile(png, to: target)
+            return .success("\(f.path): TP \(f.tp), FP \(f.fp), FN \(f.fn) -> \(target)")
+        } catch {
+            return .failure(failure(error))
         }
     }
+
+    /// Why an overlay was not written, naming its path.
+    private static func failure(_ error: NewFileError) -> ReviewFailure {
+        switch error {
+        case .exists(let path):
+            return ReviewFailure("\(path): exists; a review never overwrites a file (choose a new or empty --out)")
+        case let .directory(path, reason): return ReviewFailure("\(path): cannot create the directory (\(reason))")
+        case let .unwritable(path, reason): return ReviewFailure("\(path): cannot be written (\(reason))")
+        }
+    }
+}
+
+/// A review overlay not written: the message, led by the file it names.
+struct ReviewFailure: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
 }
