@@ -46,6 +46,30 @@ import Testing
         #expect(out.contains("orphan.json"), "\(out)")
     }
 
+    /// Fixtures checked at once give the same report as one at a time: counts, and problems in
+    /// the fixtures' order.
+    @Test func theReportIsTheSameForAnyJobCount() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        for k in 0..<12 {
+            try dir.write("f\(k).png", try Self.tinyPNG(width: 4 + k, height: 3))
+            try dir.write("f\(k).json", k % 4 == 1 ? Self.label(width: 99) : Self.label(width: 4 + k))
+        }
+        try dir.write("f7.png", [0x89, 0x50, 0x4E, 0x47])
+        var outputs: [String] = []
+        for jobs in ["1", "3"] {
+            let result = try CellQABinary.run(["validate", dir.url.path, "--decode", "--jobs", jobs])
+            #expect(result.status == 1)
+            outputs.append(result.stdout)
+        }
+        #expect(outputs[0] == outputs[1])
+        #expect(outputs[0].contains("fixtures: 12 (images read: 11, labelled: 12, unlabelled: 0)"), "\(outputs[0])")
+        let problems = outputs[0].split(separator: "\n").filter { $0.hasPrefix("  ") }
+            .map { ($0.split(separator: ":").first.map(String.init) ?? "").replacingOccurrences(of: dir.url.path + "/", with: "") }
+        #expect(problems.map { $0.trimmingCharacters(in: .whitespaces) } == ["f1.json", "f5.json", "f7.png", "f9.json"],
+                "\(outputs[0])")
+    }
+
     /// A phone photo stored landscape with EXIF orientation 6, labelled as a viewer showed it
     /// (portrait): `inspect` names the orientation, and `validate` and `run` say why the label's
     /// size is the image's swapped rather than listing its cells as outside the image.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Fixtures
 import Harness
 import Imaging
@@ -28,8 +29,12 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "Largest image accepted, in pixels (width x height).")
     var maxPixels = DecodeOptions().maxPixels
 
+    @Option(help: ArgumentHelp("Fixtures checked at once (with --decode, each holds its image); the report is the same for any value. Default: the number of cores.", valueName: "N"))
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
     func validate() throws {
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be positive, got \(maxPixels)") }
+        guard jobs >= 1 else { throw ValidationError("--jobs must be 1 or more, got \(jobs)") }
     }
 
     func run() throws {
@@ -44,12 +49,60 @@ struct ValidateCommand: ParsableCommand {
 
         var report = ValidationReport()
         report.problems += scanned.problems.map(\.description)
-        let options = DecodeOptions(maxPixels: maxPixels)
-        for fixture in scanned.fixtures {
-            report.add(fixture, decode: decode, options: options)
+        let options = DecodeOptions(maxPixels: maxPixels), decode = decode
+        let fixtures = scanned.fixtures
+        forEachInOrder(count: fixtures.count, jobs: jobs, work: { FixtureCheck(fixtures[$0], decode: decode, options: options) }) {
+            report.add($1)
         }
         print(report.summary(root: root, labelsRoot: labelsRoot))
         if !report.problems.isEmpty { throw ExitCode(1) }
+    }
+}
+
+/// One fixture as `validate` found it: its image read (or not), its label, the problems.
+struct FixtureCheck: Sendable {
+    var imageRead = false
+    /// An image without a label.
+    var unlabelled = false
+    /// The label, when it was read.
+    var label: Label?
+    var problems: [String] = []
+
+    init(_ fixture: Fixture, decode: Bool, options: DecodeOptions) {
+        var size: (width: Int, height: Int, exifOrientation: Int?)?
+        if let imagePath = fixture.imagePath {
+            do throws(ImageError) {
+                if decode {
+                    let image = try Image.decode(file: imagePath, options: options)
+                    size = (image.width, image.height, image.exifOrientation)
+                } else {
+                    let info = try ImageInfo.read(file: imagePath)
+                    if info.width * info.height > options.maxPixels {
+                        throw ImageError.tooLarge(file: imagePath, format: info.format, width: info.width,
+                                                  height: info.height, maxPixels: options.maxPixels)
+                    }
+                    size = (info.width, info.height, info.exifOrientation)
+                }
+                imageRead = true
+            } catch {
+                problems.append(error.description)
+            }
+        }
+        guard let labelPath = fixture.labelPath else {
+            unlabelled = fixture.imagePath != nil
+            return
+        }
+        do {
+            let label = try Label.load(path: labelPath)
+            self.label = label
+            if let size {
+                problems += label.check(imageWidth: size.width, imageHeight: size.height, file: labelPath,
+                                        viewerTurn: swappingViewerTurn(ofExifOrientation: size.exifOrientation))
+                    .map(\.description)
+            }
+        } catch {
+            problems += error.errors.map(\.description)
+        }
     }
 }
 
@@ -65,46 +118,17 @@ struct ValidationReport {
     var tagCounts: [String: Int] = [:]
     var problems: [String] = []
 
-    mutating func add(_ fixture: Fixture, decode: Bool, options: DecodeOptions) {
+    mutating func add(_ check: FixtureCheck) {
         fixtures += 1
-        var size: (width: Int, height: Int, exifOrientation: Int?)?
-        if let imagePath = fixture.imagePath {
-            do throws(ImageError) {
-                if decode {
-                    let image = try Image.decode(file: imagePath, options: options)
-                    size = (image.width, image.height, image.exifOrientation)
-                } else {
-                    let info = try ImageInfo.read(file: imagePath)
-                    if info.width * info.height > options.maxPixels {
-                        throw ImageError.tooLarge(file: imagePath, format: info.format, width: info.width,
-                                                  height: info.height, maxPixels: options.maxPixels)
-                    }
-                    size = (info.width, info.height, info.exifOrientation)
-                }
-                images += 1
-            } catch {
-                problems.append(error.description)
-            }
-        }
-        guard let labelPath = fixture.labelPath else {
-            if fixture.imagePath != nil { unlabelled += 1 }
-            return
-        }
-        do {
-            let label = try Label.load(path: labelPath)
-            labelled += 1
-            cells += label.cells.count
-            live += label.liveCount
-            dead += label.deadCount
-            for tag in label.tags { tagCounts[tag, default: 0] += 1 }
-            if let size {
-                problems += label.check(imageWidth: size.width, imageHeight: size.height, file: labelPath,
-                                        viewerTurn: swappingViewerTurn(ofExifOrientation: size.exifOrientation))
-                    .map(\.description)
-            }
-        } catch {
-            problems += error.errors.map(\.description)
-        }
+        if check.imageRead { images += 1 }
+        problems += check.problems
+        if check.unlabelled { unlabelled += 1 }
+        guard let label = check.label else { return }
+        labelled += 1
+        cells += label.cells.count
+        live += label.liveCount
+        dead += label.deadCount
+        for tag in label.tags { tagCounts[tag, default: 0] += 1 }
     }
 
     func summary(root: String, labelsRoot: String?) -> String {
