@@ -55,31 +55,12 @@ struct ImageCounter: Sendable {
             out.messages.append("note: \(path): \(turn); coordinates, overlays and draft labels are of the pixels as stored")
         }
         let (seedingJSON, seedingText) = seedingPlan(for: result)
-        switch outputs.overlays[index] {
-        case .write(let target)?:
-            do { try drawOverlay(image, result: result).writePNG(to: target) } catch {
-                out.messages.append(ImageCounter.message(error, file: target))
-                out.failures += 1
-            }
-        case .refused(let target, let reason)?:
-            out.messages.append("\(path): overlay not written: \(target) \(reason)")
-            out.failures += 1
-        case nil:
-            break
+        write(outputs.overlays[index], "overlay", of: path, into: &out) { target in
+            try drawOverlay(image, result: result).writePNG(to: target)
         }
-        switch outputs.drafts[index] {
-        case .write(let target)?:
-            let label = draftLabel(for: result, imageName: (path as NSString).lastPathComponent,
-                                   configHash: config.configHash, dilution: config.dilution)
-            do { try ImageCounter.writeDraft(label, to: target) } catch {
-                out.messages.append("\(error)")
-                out.failures += 1
-            }
-        case .refused(let target, let reason)?:
-            out.messages.append("\(path): draft label not written: \(target) \(reason)")
-            out.failures += 1
-        case nil:
-            break
+        write(outputs.drafts[index], "draft label", of: path, into: &out) { target in
+            try ImageCounter.writeDraft(draftLabel(for: result, imageName: (path as NSString).lastPathComponent,
+                                                   configHash: config.configHash, dilution: config.dilution), to: target)
         }
         if json {
             var object = JSONObject()
@@ -102,6 +83,24 @@ struct ImageCounter: Sendable {
             if let trace { out.lines.append(trace.text) }
         }
         return out
+    }
+
+    /// One of the image's files written to its planned target by `write`, or, when the plan
+    /// refused it or the write fails, a message naming the file and a failure.
+    private func write(_ target: CountOutputs.Target?, _ what: String, of path: String, into out: inout CountedImage,
+                       _ write: (String) throws -> Void) {
+        switch target {
+        case .write(let file)?:
+            do { try write(file) } catch {
+                out.messages.append(ImageCounter.message(error, file: file))
+                out.failures += 1
+            }
+        case .refused(let file, let reason)?:
+            out.messages.append("\(path): \(what) not written: \(file) \(reason)")
+            out.failures += 1
+        case nil:
+            break
+        }
     }
 
     /// The seeding plan from the image's concentration, as JSON and as a line; nils without
