@@ -138,10 +138,14 @@ struct ImageCounter: Sendable {
         }
     }
 
-    /// The error's message led by `path`, unless it names the file already (image errors do).
+    /// The error's message led by `path`, unless it is led by that file already (image errors
+    /// are) or by the directory that stopped it (a draft's directory that cannot be made).
     private static func message(_ error: Error, file path: String) -> String {
         let text = "\(error)"
-        return text.hasPrefix(path + ":") ? text : "\(path): \(text)"
+        if let colon = text.range(of: ": "), path == text[..<colon.lowerBound] || path.hasPrefix(text[..<colon.lowerBound] + "/") {
+            return text
+        }
+        return "\(path): \(text)"
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {
