@@ -91,15 +91,26 @@ public enum ReportDirectory {
         let resolvedOut = resolveExisting(out)
         for input in inputs {
             let root = resolveExisting(input)
-            if resolvedOut == root || resolvedOut.hasPrefix(root.hasSuffix("/") ? root : root + "/") {
+            if within(resolvedOut, root) {
                 return "--out \(out) is inside the dataset root \(input)"
                     + (resolvedOut == out ? "" : " (resolved: \(resolvedOut) in \(root))")
             }
-            if root.hasPrefix(resolvedOut.hasSuffix("/") ? resolvedOut : resolvedOut + "/") {
+            if within(root, resolvedOut) {
                 return "--out \(out) contains the dataset root \(input)"
             }
         }
         return nil
+    }
+
+    /// Whether `path` is `directory` or lies inside it, after making both absolute, removing
+    /// `.`/`..` and resolving symlinks (as `conflict` does).
+    public static func isWithin(_ path: String, _ directory: String) -> Bool {
+        within(resolveExisting(path), resolveExisting(directory))
+    }
+
+    /// `isWithin` on paths already resolved.
+    private static func within(_ resolved: String, _ root: String) -> Bool {
+        resolved == root || resolved.hasPrefix(root.hasSuffix("/") ? root : root + "/")
     }
 
     /// `path` made absolute and normalised, with symlinks resolved in its longest existing

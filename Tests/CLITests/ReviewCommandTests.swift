@@ -69,6 +69,17 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.contains("is inside the dataset root"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: inside))
+        // Nor the run's report directory, which the next run could then not replace; beside it is fine.
+        let report = dir.url.appendingPathComponent("report").path
+        for out in [report, report + "/review"] {
+            let refused = try CellQABinary.run(["review", report, "--out", out, "--all"])
+            #expect(refused.status == 2)
+            #expect(refused.stderr.contains("is inside the run's report directory \(report); the next `cellqa run --out` there "
+                                            + "would refuse to replace it"), "\(refused.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: report).allSatisfy { !$0.hasSuffix(".png") && $0 != "review" })
+        let beside = try CellQABinary.run(["review", report, "--out", dir.url.appendingPathComponent("beside").path, "--all"])
+        #expect(beside.status == 0, "\(beside.stderr)")
     }
 
     @Test func aBrokenReportIsNamed() throws {

@@ -120,5 +120,10 @@ struct ReportDirectoryTests {
         #expect(ReportDirectory.conflict(out: base, inputs: [data]) != nil, "out containing the dataset")
         #expect(ReportDirectory.conflict(out: base + "/data2", inputs: [data]) == nil, "a sibling sharing a prefix")
         #expect(ReportDirectory.conflict(out: base + "/report", inputs: [data, base + "/labels"]) == nil)
+        // Inside, not containing: `isWithin` (a review's overlays may go beside a report, not into it).
+        #expect(ReportDirectory.isWithin(base + "/alias/sub/x", data))
+        #expect(ReportDirectory.isWithin(data, base + "/alias"))
+        #expect(!ReportDirectory.isWithin(base, data))
+        #expect(!ReportDirectory.isWithin(base + "/data2", data))
     }
 }

@@ -60,6 +60,13 @@ struct ReviewCommand: ParsableCommand {
             printError("cellqa review: \(conflict); overlays there would be read as images by the next run. Choose another --out")
             throw ExitCode(2)
         }
+        // The next run into that report directory would refuse to replace it: it would hold
+        // files cellqa's reports do not.
+        if ReportDirectory.isWithin(out, report) {
+            printError("cellqa review: --out \(out) is inside the run's report directory \(report); the next `cellqa run --out` "
+                       + "there would refuse to replace it, as it would hold files the reports do not. Choose another --out")
+            throw ExitCode(2)
+        }
         let pattern = try filter.map { try GlobPattern($0) }
         var chosen = run.fixtures.filter { f in (all || f.fp + f.fn > 0) && (pattern?.matches(f.path) ?? true) }
         // Worst first; equal ones in path order, so the choice does not depend on the run's order.
