@@ -83,26 +83,33 @@ struct SynthCommand: ParsableCommand {
         }
         let writer = FixtureWriter(generator: generator, imageDirectory: out, labelDirectory: labelDirectory,
                                    format: format, quality: quality)
-        // Batches of `jobs` fixtures: memory stays at about `jobs` images, and each batch's
-        // lines are printed in index order, so the output never depends on scheduling.
-        var start = firstIndex
-        let end = firstIndex + count
-        while start < end {
-            let batch = min(jobs, end - start)
-            let results = Mutex([Int: Result<String, any Error>]())
-            let first = start
-            DispatchQueue.concurrentPerform(iterations: batch) { offset in
-                let outcome = Result { try writer.write(index: first + offset) }
-                results.withLock { $0[first + offset] = outcome }
+        // Lines in index order whatever the scheduling. After a fixture fails (a full disk, an
+        // unwritable directory) no further fixture starts; the ones before it are finished
+        // and printed, then the first failure in index order is thrown.
+        let stop = StopFlag()
+        let first = firstIndex
+        var failure: (any Error)?
+        forEachInOrder(count: count, jobs: jobs, work: { offset -> Result<String, any Error>? in
+            guard !stop.isSet else { return nil }
+            let outcome = Result { try writer.write(index: first + offset) }
+            if case .failure = outcome { stop.set() }
+            return outcome
+        }) { _, outcome in
+            guard failure == nil, let outcome else { return }
+            switch outcome {
+            case .success(let line): print(line)
+            case .failure(let error): failure = error
             }
-            let done = results.withLock { $0 }
-            for index in first..<(first + batch) {
-                guard let outcome = done[index] else { continue }
-                print(try outcome.get())
-            }
-            start += batch
         }
+        if let failure { throw failure }
     }
+}
+
+/// Set once, read from any thread: tells workers to start nothing more.
+private final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+    func set() { flag.store(true, ordering: .relaxed) }
 }
 
 /// Generates one fixture and writes its image and label; safe to call from several threads.
