@@ -31,8 +31,7 @@ struct ImageCounter: Sendable {
     let seeding: (target: Double, volumeML: Double)?
     let json: Bool
 
-    static let tableHeader = pad("image", 28) + pad("total", 7) + pad("live", 7) + pad("dead", 7) + pad("viab%", 8)
-        + pad("cells/mL", 12) + pad("um/px", 8) + pad("ms", 8) + "flags"
+    static let tableHeader = tableRow(["image", "total", "live", "dead", "viab%", "cells/mL", "um/px", "ms", "flags"])
 
     /// Counts the `index`th image given, at `path`.
     func count(_ path: String, index: Int) -> CountedImage {
@@ -73,12 +72,13 @@ struct ImageCounter: Sendable {
         } else {
             let c = result.count
             let totalMs = result.timings.reduce(0) { $0 + $1.wallSeconds } * 1000
-            out.lines.append(ImageCounter.pad((path as NSString).lastPathComponent, 28) + ImageCounter.pad("\(c.total)", 7)
-                             + ImageCounter.pad("\(c.live)", 7) + ImageCounter.pad("\(c.dead)", 7)
-                             + ImageCounter.pad(c.viabilityPercent.map { String(format: "%.1f", $0) } ?? "-", 8)
-                             + ImageCounter.pad(c.concentrationPerML.map { String(format: "%.3g", $0) } ?? "-", 12)
-                             + ImageCounter.pad(result.umPerPixel.map { String(format: "%.3f", $0) } ?? "-", 8)
-                             + ImageCounter.pad(String(format: "%.1f", totalMs), 8) + result.flags.joined(separator: ",") + "\n")
+            out.lines.append(ImageCounter.tableRow([
+                (path as NSString).lastPathComponent, "\(c.total)", "\(c.live)", "\(c.dead)",
+                c.viabilityPercent.map { String(format: "%.1f", $0) } ?? "-",
+                c.concentrationPerML.map { String(format: "%.3g", $0) } ?? "-",
+                result.umPerPixel.map { String(format: "%.3f", $0) } ?? "-",
+                String(format: "%.1f", totalMs), result.flags.joined(separator: ","),
+            ]) + "\n")
             if let seedingText { out.lines.append(seedingText + "\n") }
             if let trace { out.lines.append(trace.text) }
         }
@@ -148,7 +148,12 @@ struct ImageCounter: Sendable {
         return "\(path): \(text)"
     }
 
-    private static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    /// The table's columns, each padded to its width (a longer value keeps one space after
+    /// it); the last, the flags, as it is.
+    private static func tableRow(_ fields: [String]) -> String {
+        let widths = [28, 7, 7, 7, 8, 12, 8, 8]
+        return zip(fields, widths).map { text, width in
+            text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+        }.joined() + fields.dropFirst(widths.count).joined()
     }
 }
