@@ -141,10 +141,13 @@ func formatLimit(_ x: Double) -> String {
     return x.description
 }
 
-/// A measured value: up to 4 decimals, no trailing zeros: 0.9, 0.8571, 12.5, 3.
+/// A measured value: up to 4 decimals, no trailing zeros: 0.9, 0.8571, 12.5, 3. Beyond that
+/// range six significant digits with an exponent (1e-06, 1e+308): four decimals would show a
+/// swept 0.00005 as 0, and a huge value as a 300-digit number.
 func formatGateNumber(_ x: Double) -> String {
     guard x.isFinite else { return "n/a" }
     if x == x.rounded() && x.magnitude < 1e15 { return String(Int64(x)) }
+    if x.magnitude < 0.0001 || x.magnitude >= 1e15 { return String(format: "%.6g", x) }
     var text = String(format: "%.4f", x)
     while text.hasSuffix("0") { text.removeLast() }
     if text.hasSuffix(".") { text.removeLast() }

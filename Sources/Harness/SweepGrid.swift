@@ -55,6 +55,11 @@ public struct SweepAxis: Sendable, Equatable {
         var values: [Double] = []
         for part in spec.split(separator: ",", omittingEmptySubsequences: false) { values.append(try number(part, "value")) }
         guard !values.isEmpty, values.count <= maxValues else { throw SweepInputError("\"\(text)\": 1 to \(maxValues) values") }
+        // The same setting twice would be run twice and listed twice, under one label.
+        var seen = Set<Double>()
+        for v in values where !seen.insert(v).inserted {
+            throw SweepInputError("\"\(text)\": value \(formatGateNumber(v)) is given twice")
+        }
         return SweepAxis(key: key, values: values)
     }
 }

@@ -9,6 +9,28 @@ struct GateTests {
         AggregateMetrics(scores: [FixtureScore.synthetic(tp: tp, fp: fp, fn: fn, tags: [])])
     }
 
+    /// Measured values and swept settings as reports show them: four decimals in the usual
+    /// range, an exponent beyond it (never a tiny value as 0 or a huge one in 300 digits).
+    @Test func numbersAreWrittenReadably() throws {
+        #expect(formatGateNumber(0.83721) == "0.8372")
+        #expect(formatGateNumber(12.5) == "12.5")
+        #expect(formatGateNumber(3) == "3")
+        #expect(formatGateNumber(0.30000000000000004) == "0.3")
+        #expect(formatGateNumber(-0.00001) == "-1e-05")
+        #expect(formatGateNumber(0.00005) == "5e-05")
+        #expect(formatGateNumber(1e308) == "1e+308")
+        #expect(formatGateNumber(.nan) == "n/a")
+        let axis = try SweepAxis.parse("dilution=0.00005,2")
+        let labels = try sweepSettings(base: PipelineConfig(), axes: [axis]).map(\.label)
+        #expect(labels == ["dilution=5e-05", "dilution=2"])
+        #expect(throws: SweepInputError.self) { try SweepAxis.parse("nmsIoU=0.3,0.3") }
+        do {
+            _ = try SweepAxis.parse("nmsIoU=0.3,0.30")
+        } catch {
+            #expect(error.description == "\"nmsIoU=0.3,0.30\": value 0.3 is given twice")
+        }
+    }
+
     @Test func defaultsAndParsing() throws {
         let empty = try Acceptance.parse(.object(JSONObject()), file: "a.json")
         #expect(empty.limits == Acceptance.defaultLimits)
