@@ -80,13 +80,26 @@ struct BoundaryTest {
         return best
     }
 
+    /// `formEvidence`, formed once per position and radius within one candidate's test
+    /// (`memo`): the test asks again where the detector put it, after the vote, in the
+    /// retests; a candidate that fails asks most (28 % of the asks on a blank control repeat
+    /// one, each with its full-resolution rim test).
+    private func evidence(_ c: Candidate, roundRimAllowed: Bool = true, memo: inout EvidenceMemo) -> RimEvidence {
+        if let known = memo.entries.first(where: { $0.x == c.x && $0.y == c.y && $0.r == c.r && $0.roundRimAllowed == roundRimAllowed }) {
+            return known.evidence
+        }
+        let formed = formEvidence(c, roundRimAllowed: roundRimAllowed)
+        memo.entries.append((c.x, c.y, c.r, roundRimAllowed, formed))
+        return formed
+    }
+
     /// The rim evidence at a candidate: on the working plane, again at full resolution for a
     /// small cell one sector short, on its round rim a few sectors short, or with the ruling
-    /// line subtracted for a rim mostly along the ruling.
+    /// line subtracted for a rim mostly along the ruling. It depends on the candidate's
+    /// position and radius alone.
     /// `circle`: the rim circle the round-rim test measured there (nil: not measured; the test
     /// runs only when `roundRimAllowed`).
-    private func evidence(_ c: Candidate, roundRimAllowed: Bool = true)
-        -> (coverage: Double, aligned: Double, passes: Bool, onLine: PixelStep?, roundRim: Bool, circle: RimCircle??) {
+    private func formEvidence(_ c: Candidate, roundRimAllowed: Bool) -> RimEvidence {
         let gridNormals = maps.gridNormals
         let e = edges.field.evidence(x: c.x, y: c.y, r: c.r, threshold: edges.threshold, gridNormals: gridNormals)
         let coverage = e.coverage / maps.visibleShare(c)
@@ -145,13 +158,15 @@ struct BoundaryTest {
     /// passed on their own, for a stained candidate in a clump (`stainClumpCoverage`).
     func test(_ voted: Candidate, detected: Candidate?, clumpedWith: [Candidate]? = nil) -> (Candidate?, BoundaryVerdict) {
         var circle: RimCircle?? = nil
-        let first = testOnce(voted, detected: detected, clumpedWith: clumpedWith, circle: &circle)
+        var memo = EvidenceMemo()
+        let first = testOnce(voted, detected: detected, clumpedWith: clumpedWith, circle: &circle, memo: &memo)
         guard first.0 == nil else { return first }
         if config.rimCentringAgreement > 0, config.rimCentringRetest {
             let at = maps.toImage(voted)
             if let moved = maps.rimCentre(of: at, circle: circle ?? RimCircle(maps.image, x: at.x, y: at.y, r: at.r)) {
                 var unused: RimCircle?? = nil
-                let again = testOnce(maps.toWorking(moved), detected: detected, clumpedWith: clumpedWith, circle: &unused)
+                let again = testOnce(maps.toWorking(moved), detected: detected, clumpedWith: clumpedWith, circle: &unused,
+                                     memo: &memo)
                 if again.0 != nil { return again }
             }
         }
@@ -162,10 +177,10 @@ struct BoundaryTest {
             let dx = detected.x - voted.x, dy = detected.y - voted.y
             let moved = 0.25 * voted.r
             if dx * dx + dy * dy > moved * moved {
-                let there = evidence(detected, roundRimAllowed: false)
+                let there = evidence(detected, roundRimAllowed: false, memo: &memo)
                 if there.passes && there.coverage >= config.keepUnvotedCoverage {
                     var unused: RimCircle?? = nil
-                    let again = testOnce(detected, detected: nil, clumpedWith: clumpedWith, circle: &unused)
+                    let again = testOnce(detected, detected: nil, clumpedWith: clumpedWith, circle: &unused, memo: &memo)
                     if again.0 != nil { return again }
                 }
             }
@@ -175,17 +190,17 @@ struct BoundaryTest {
 
     /// `test` without the retest; `circle` is set to the rim circle measured at `voted`, if one was.
     private func testOnce(_ voted: Candidate, detected: Candidate?, clumpedWith: [Candidate]?,
-                          circle: inout RimCircle??) -> (Candidate?, BoundaryVerdict) {
+                          circle: inout RimCircle??, memo: inout EvidenceMemo) -> (Candidate?, BoundaryVerdict) {
         let smoothLog = edges.smoothLog, stain = maps.stain, minR = maps.minR
         var c = voted
         var coverage = 0.0, roundRim = false, inClump = false
-        var e = evidence(c)
+        var e = evidence(c, memo: &memo)
         circle = e.circle
         // A vote can pull a centre off its cell (towards a touching neighbour, onto a line's
         // edge) where the detector had it right: there the whole rim shows.
         if !e.passes, let detected {
             // (A rim a few sectors short, round or not, is short of that coverage: not asked.)
-            let there = evidence(detected, roundRimAllowed: false)
+            let there = evidence(detected, roundRimAllowed: false, memo: &memo)
             if there.passes && there.coverage >= config.keepUnvotedCoverage {
                 c = detected
                 e = there
@@ -199,7 +214,7 @@ struct BoundaryTest {
         // instructions for the same detections within three.)
         if !e.passes, voted.votedAlongLine, e.coverage >= config.minEdgeCoverage - 0.125, let detected {
             let plain = maps.plainVote(voted, from: detected)
-            let there = evidence(plain)
+            let there = evidence(plain, memo: &memo)
             let dx = plain.x - voted.x, dy = plain.y - voted.y
             if there.passes, dx * dx + dy * dy <= 0.25 * voted.r * voted.r {
                 c = plain
@@ -288,6 +303,16 @@ struct BoundaryTest {
         }
         return residues
     }
+}
+
+/// The boundary test's evidence at one position: the coverage and grid-aligned share it
+/// counted, whether it passes, the ruling step it passed along with the line subtracted, whether
+/// it passed on its round rim, and the rim circle measured there (nil: not measured).
+typealias RimEvidence = (coverage: Double, aligned: Double, passes: Bool, onLine: PixelStep?, roundRim: Bool, circle: RimCircle??)
+
+/// The evidence one candidate's test has formed (`BoundaryTest.evidence`): a handful of entries.
+struct EvidenceMemo {
+    var entries: [(x: Double, y: Double, r: Double, roundRimAllowed: Bool, evidence: RimEvidence)] = []
 }
 
 /// Why the boundary test kept or dropped a candidate (`CandidateTrace` notes; formed as text
