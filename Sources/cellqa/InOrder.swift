@@ -26,8 +26,11 @@ func forEachInOrder<T: Sendable>(count: Int, jobs: Int, work: @escaping @Sendabl
     let shared = InOrderState<T>()
     let finished = DispatchSemaphore(value: 0)
     let group = DispatchGroup()
-    for _ in 0..<workers {
-        DispatchQueue.global().async(group: group) {
+    // A serial queue per worker targets Dispatch's overcommitting root queue, so each gets a
+    // thread of its own: `jobs` items run at once even beyond the core count, as `cellqa run`'s
+    // workers do (the global queue would run no more at once than there are cores).
+    for worker in 0..<workers {
+        DispatchQueue(label: "cellqa.in-order.\(worker)").async(group: group) {
             while true {
                 let index = shared.next.wrappingAdd(1, ordering: .relaxed).oldValue
                 guard index < count else { return }
