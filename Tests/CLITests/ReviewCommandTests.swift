@@ -144,4 +144,25 @@ import Testing
         }
         #expect(outputs[0] == outputs[1])
     }
+
+    /// A run given a relative dataset root records relative image paths; reviewed from another
+    /// directory (or on another machine) the images are found with `--dataset`.
+    @Test func aMovedDatasetIsFoundWithDataset() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("data/sparse-s103-000.jpg", try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.goldens + "/sparse-s103-000.jpg"))))
+        try dir.write("data/sparse-s103-000.json", try String(contentsOfFile: Self.labels + "/sparse-s103-000.json", encoding: .utf8))
+        let run = try CellQABinary.run(["run", "data", "--out", "report", "--quiet"], in: dir.url)
+        #expect(run.status == 0 || run.status == 1, "\(run.stderr)")
+        let report = dir.url.appendingPathComponent("report").path
+        let elsewhere = try TemporaryDirectory()
+        defer { elsewhere.remove() }
+        let lost = try CellQABinary.run(["review", report, "--out", "r1", "--all"], in: elsewhere.url)
+        #expect(lost.status == 2)
+        #expect(lost.stderr.contains("data/sparse-s103-000.jpg"), "\(lost.stderr)")
+        let found = try CellQABinary.run(["review", report, "--out", "r2", "--all", "--dataset", dir.url.appendingPathComponent("data").path],
+                                         in: elsewhere.url)
+        #expect(found.status == 0, "\(found.stderr)")
+        #expect(FileManager.default.fileExists(atPath: elsewhere.url.appendingPathComponent("r2/sparse-s103-000.png").path))
+    }
 }

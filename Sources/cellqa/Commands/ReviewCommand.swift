@@ -10,7 +10,8 @@ struct ReviewCommand: ParsableCommand {
         commandName: "review",
         abstract: "Draw a run's matched, false and missed cells on its images (from the run's reports).",
         discussion: """
-            Reads REPORT (a `cellqa run --out` directory): report.json for the images and \
+            Reads REPORT (a `cellqa run --out` directory): report.json for the images (under \
+            --dataset DIR instead, when the dataset has moved) and \
             detections.csv for the verdicts. Writes one PNG per fixture into --out, at the \
             fixture's relative path: matched detections thin green, false detections thick red, \
             missed cells thick yellow just outside the label's radius. Fixtures with the most \
@@ -34,6 +35,9 @@ struct ReviewCommand: ParsableCommand {
     @Flag(name: .long, help: "Also draw fixtures without a false or missed cell.")
     var all = false
 
+    @Option(name: .long, help: ArgumentHelp("The run's dataset root, when it is elsewhere than the report says (a report made on another machine, or a run given a relative root from another directory): each image is read at its path relative to the root, under DIR.", valueName: "DIR"))
+    var dataset: String?
+
     @Option(name: .long, help: ArgumentHelp("Overlays drawn at once (each holds its image); the output is the same, in the same order, for any value. Default: the number of cores.", valueName: "N"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -48,13 +52,19 @@ struct ReviewCommand: ParsableCommand {
     func run() throws {
         let reportJSON = (report as NSString).appendingPathComponent(ReportFile.json)
         let detectionsCSV = (report as NSString).appendingPathComponent(ReportFile.detections)
-        let run: ReviewedRun, marks: [ReviewMark]
+        var run: ReviewedRun, marks: [ReviewMark]
         do {
             run = try ReviewedRun.load(reportJSON: reportJSON)
             marks = try reviewMarks(file: detectionsCSV)
         } catch {
             printError("cellqa review: \(error)")
             throw ExitCode(2)
+        }
+        if let dataset {
+            run.datasetRoot = dataset
+            for i in run.fixtures.indices {
+                run.fixtures[i].image = (dataset as NSString).appendingPathComponent(run.fixtures[i].path)
+            }
         }
         if let conflict = ReportDirectory.conflict(out: out, inputs: [run.datasetRoot] + [run.labelsRoot].compactMap { $0 }) {
             printError("cellqa review: \(conflict); overlays there would be read as images by the next run. Choose another --out")
