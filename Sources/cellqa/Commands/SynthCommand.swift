@@ -1,6 +1,7 @@
 import ArgumentParser
 import Fixtures
 import Foundation
+import Harness
 import Imaging
 import Synchronization
 import Synth
@@ -12,6 +13,9 @@ struct SynthCommand: ParsableCommand {
         discussion: """
             Writes DIR/<name>.png|jpg and DIR/<name>.json (or the labels under --labels). \
             Names are <preset>-s<seed>-<index>. The same options always give byte-identical files. \
+            A file already there with other contents (a label corrected by hand, another \
+            generator's image) is left as it is and the run stops, unless --overwrite is given; \
+            one with the same contents is left as it is. \
             Presets: \(SynthPreset.allCases.map(\.rawValue).joined(separator: ", ")).
             """
     )
@@ -57,6 +61,9 @@ struct SynthCommand: ParsableCommand {
             + "<preset>-unruled-s<seed>-<index>, tagged \"no-ruling\", labelled without a calibration."))
     var noRuling = false
 
+    @Flag(name: .long, help: "Replace files already there whose contents differ from what these options generate.")
+    var overwrite = false
+
     @Option(name: .long, help: "Fixtures generated at once; the output is the same for any value. Default: the number of cores.")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -82,7 +89,7 @@ struct SynthCommand: ParsableCommand {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         }
         let writer = FixtureWriter(generator: generator, imageDirectory: out, labelDirectory: labelDirectory,
-                                   format: format, quality: quality)
+                                   format: format, quality: quality, overwrite: overwrite)
         // Lines in index order whatever the scheduling. After a fixture fails (a full disk, an
         // unwritable directory) no further fixture starts; the ones before it are finished
         // and printed, then the first failure in index order is thrown.
@@ -119,6 +126,7 @@ private struct FixtureWriter: Sendable {
     let labelDirectory: String
     let format: SynthCommand.Format
     let quality: Int
+    let overwrite: Bool
 
     /// Returns the line to print for this fixture.
     func write(index: Int) throws -> String {
@@ -127,15 +135,54 @@ private struct FixtureWriter: Sendable {
         fixture.label.image = imageName
         if format == .jpeg { fixture.label.tags.append("jpeg") }
         let imagePath = (imageDirectory as NSString).appendingPathComponent(imageName)
-        switch format {
-        case .png: try fixture.image.writePNG(to: imagePath)
-        case .jpeg: try fixture.image.writeJPEG(to: imagePath, quality: quality)
+        let image = switch format {
+        case .png: try fixture.image.pngData()
+        case .jpeg: try fixture.image.jpegData(quality: quality)
         }
         let labelPath = (labelDirectory as NSString).appendingPathComponent("\(fixture.name).json")
-        let text = fixture.label.jsonValue.serialized(pretty: true) + "\n"
-        try Data(text.utf8).write(to: URL(fileURLWithPath: labelPath), options: .atomic)
-        let label = fixture.label
-        return "\(imagePath): \(label.cells.count) cells (\(label.liveCount) live, \(label.deadCount) dead), "
-            + "tags \(label.tags.joined(separator: ","))"
+        // The label is checked before anything is written: a hand-corrected label stops the
+        // fixture before its image is replaced.
+        let label = Array((fixture.label.jsonValue.serialized(pretty: true) + "\n").utf8)
+        let placements = [try placement(of: image, at: imagePath), try placement(of: label, at: labelPath)]
+        for (bytes, path, replace) in placements {
+            guard let replace else { continue }
+            if replace {
+                try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            } else {
+                do { try writeNewFile(bytes, to: path) } catch {
+                    switch error {
+                    case .exists: throw SynthWriteError(path: path, reason: "appeared while it was written; left as it is")
+                    case .directory(_, let reason): throw SynthWriteError(path: path, reason: "cannot create its directory (\(reason))")
+                    case .unwritable(_, let reason): throw SynthWriteError(path: path, reason: "cannot write: \(reason)")
+                    }
+                }
+            }
+        }
+        return "\(imagePath): \(fixture.label.cells.count) cells (\(fixture.label.liveCount) live, \(fixture.label.deadCount) dead), "
+            + "tags \(fixture.label.tags.joined(separator: ","))"
     }
+
+    /// How `bytes` go to `path`: nil when the file there already holds them, false for a new
+    /// file, true to replace one (`--overwrite`). Throws for a file with other contents
+    /// without `--overwrite`, and for something there that is not a file.
+    private func placement(of bytes: [UInt8], at path: String) throws -> ([UInt8], String, Bool?) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return (bytes, path, false) }
+        guard status.st_mode & S_IFMT == S_IFREG else {
+            throw SynthWriteError(path: path, reason: "exists and is not a file; left as it is")
+        }
+        if let existing = FileManager.default.contents(atPath: path), existing.elementsEqual(bytes) { return (bytes, path, nil) }
+        guard overwrite else {
+            throw SynthWriteError(path: path, reason: "exists with other contents (a label corrected by hand, or another "
+                                  + "generator's file?); left as it is: pass --overwrite to replace it")
+        }
+        return (bytes, path, true)
+    }
+}
+
+/// A fixture file `synth` did not write: the path and why.
+struct SynthWriteError: Error, CustomStringConvertible {
+    let path: String
+    let reason: String
+    var description: String { "\(path): \(reason)" }
 }
