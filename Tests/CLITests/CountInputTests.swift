@@ -13,14 +13,16 @@ import Testing
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
         try dir.write("garbage.png", "garbage")
+        try FileManager.default.createDirectory(at: dir.url.appendingPathComponent("empty"), withIntermediateDirectories: true)
         let garbage = dir.url.appendingPathComponent("garbage.png").path
-        let result = try CellQABinary.run(["count", dir.url.path, garbage, CountExplainTests.golden])
+        let empty = dir.url.appendingPathComponent("empty").path
+        let result = try CellQABinary.run(["count", empty, garbage, CountExplainTests.golden])
         #expect(result.status == 2)
         // The good image after the two bad ones is still counted.
         #expect(result.stdout.contains("sparse-s103-000.jpg"), "\(result.stdout)")
         let lines = result.stderr.split(separator: "\n").map(String.init)
-        let directory = try #require(lines.first { $0.contains("is a directory") }, "\(result.stderr)")
-        #expect(directory == "cellqa count: \(dir.url.path): is a directory, not an image file")
+        let directory = try #require(lines.first { $0.contains("directory") }, "\(result.stderr)")
+        #expect(directory == "cellqa count: \(empty): a directory without a PNG or JPEG image (sub-directories are not read)")
         let unknown = try #require(lines.first { $0.contains("unknown image format") }, "\(result.stderr)")
         #expect(unknown.hasPrefix("cellqa count: \(garbage): unknown image format: first bytes are"))
         #expect(unknown.components(separatedBy: garbage).count == 2, "the file named once: \(unknown)")
@@ -40,6 +42,25 @@ import Testing
         #expect(result.stderr == "cellqa count: note: \(phone): the JPEG's EXIF orientation 6 has viewers show it turned 90° "
                                 + "clockwise; coordinates, overlays and draft labels are of the pixels as stored\n", "\(result.stderr)")
         #expect(try JSONValue.parse(result.stdout)["images"] != nil)
+    }
+
+    /// A directory stands for the images directly in it, by name, in its argument's place:
+    /// the same results as naming them.
+    @Test func aDirectoryIsTheImagesInIt() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let sources = ["sparse-s103-000.jpg", "blank-s114-000.png"].map(CountDraftLabelTests.golden)
+        try dir.write("photos/b.jpg", try [UInt8](Data(contentsOf: URL(fileURLWithPath: sources[0]))))
+        try dir.write("photos/A.png", try [UInt8](Data(contentsOf: URL(fileURLWithPath: sources[1]))))
+        try dir.write("photos/notes.txt", "not an image")
+        try dir.write("photos/.hidden.png", "not read")
+        try dir.write("photos/sub/c.png", try [UInt8](Data(contentsOf: URL(fileURLWithPath: sources[1]))))
+        let photos = dir.url.appendingPathComponent("photos").path
+        let byDirectory = try CellQABinary.run(["count", photos, CountExplainTests.golden, "--json"])
+        #expect(byDirectory.status == 0, "\(byDirectory.stderr)")
+        let byName = try CellQABinary.run(["count", photos + "/A.png", photos + "/b.jpg", CountExplainTests.golden, "--json"])
+        #expect(try CountConcurrencyTests.withoutTimings(byDirectory.stdout) == CountConcurrencyTests.withoutTimings(byName.stdout))
+        #expect(CountExplainTests.array(try JSONValue.parse(byDirectory.stdout)["images"]).count == 3)
     }
 
     @Test func dilutionScalesTheConcentrationAndIsChecked() throws {

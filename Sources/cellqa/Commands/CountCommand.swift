@@ -21,7 +21,7 @@ struct CountCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Images (PNG or JPEG).", valueName: "IMAGE"))
+    @Argument(help: ArgumentHelp("Images (PNG or JPEG), or directories: the images directly in each, by name.", valueName: "IMAGE"))
     var images: [String]
 
     @Option(name: .long, help: ArgumentHelp("Pipeline configuration JSON (default: built-in defaults).", valueName: "FILE"))
@@ -83,16 +83,18 @@ struct CountCommand: ParsableCommand {
             }
         }
         if let dilution { pipelineConfig.dilution = dilution }
+        let inputs = CountInputs(images)
+        for problem in inputs.problems { printError("cellqa count: " + problem) }
+        let paths = inputs.images
         let counter = ImageCounter(pipeline: Pipeline(config: pipelineConfig), config: pipelineConfig,
-                                   outputs: CountOutputs(images: images, overlay: overlay, draftDirectory: draftLabels),
+                                   outputs: CountOutputs(images: paths, overlay: overlay, draftDirectory: draftLabels),
                                    probes: explain.map { CandidateTrace.Probe(x: $0.x, y: $0.y) }, reach: reach,
                                    seeding: seedTarget.flatMap { target in seedVolume.map { (target, $0) } }, json: json)
         if !json {
             print(ImageCounter.tableHeader)
         }
-        var failures = 0
+        var failures = inputs.problems.count
         var jsonResults: [JSONValue] = []
-        let paths = images
         forEachInOrder(count: paths.count, jobs: jobs, work: { counter.count(paths[$0], index: $0) }) { _, counted in
             for line in counted.messages { printError("cellqa count: " + line) }
             failures += counted.failures
