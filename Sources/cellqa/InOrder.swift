@@ -6,10 +6,10 @@ import Synchronization
 /// `deliver` on the calling thread, in index order, as soon as it and every result before it
 /// are done.
 ///
-/// Why: commands that print a line per input (`count`, `synth`) must print the same lines in
-/// the same order whatever the thread count, but should not wait for the whole batch before
-/// the first line. Workers take indices in order; a result finished early waits (it is small:
-/// the images stay in their workers) until the ones before it are delivered.
+/// Why: commands that print per input (`count`, `review`, `validate`, `synth`) must print the
+/// same lines in the same order whatever the thread count, but should not wait for the whole
+/// batch before the first line. Workers take indices in order; a result finished early waits
+/// (it is small: the images stay in their workers) until the ones before it are delivered.
 ///
 /// - Parameters:
 ///   - count: number of items.
