@@ -115,7 +115,7 @@ public enum ReportDirectory {
 
     /// `path` made absolute and normalised, with symlinks resolved in its longest existing
     /// prefix (the rest, not created yet, is appended as written).
-    static func resolveExisting(_ path: String) -> String {
+    public static func resolveExisting(_ path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var components: [String] = []
         for part in absolute.split(separator: "/", omittingEmptySubsequences: true) {

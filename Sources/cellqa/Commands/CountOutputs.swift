@@ -1,4 +1,5 @@
 import Foundation
+import Harness
 
 /// Where `cellqa count` writes each image's overlay and draft label, decided before any image
 /// is counted, so that images counted at the same time never write the same file and no
@@ -65,8 +66,9 @@ struct CountOutputs: Sendable {
 }
 
 /// Which file a path names, whether or not it exists yet: the device and inode of an existing
-/// file (so a hard link or a symlink to an input is that input), else the path with its
-/// directory resolved (so "out/a.png" and "./out/../out/a.png" are one file).
+/// file (so a hard link or a symlink to an input is that input), else the path made absolute
+/// with its existing part resolved (`ReportDirectory.resolveExisting`: "out/a.png" and
+/// "./out/../out/a.png" are one file).
 struct FileIdentity: Hashable {
     private let device: UInt64
     private let inode: UInt64
@@ -78,18 +80,10 @@ struct FileIdentity: Hashable {
             device = UInt64(status.st_dev)
             inode = UInt64(status.st_ino)
             self.path = ""
-            return
-        }
-        device = 0
-        inode = 0
-        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        let parent = (absolute as NSString).deletingLastPathComponent
-        let name = (absolute as NSString).lastPathComponent
-        if let resolved = realpath(parent, nil) {
-            defer { free(resolved) }
-            self.path = String(cString: resolved) + "/" + name
         } else {
-            self.path = (absolute as NSString).standardizingPath
+            device = 0
+            inode = 0
+            self.path = ReportDirectory.resolveExisting(path)
         }
     }
 }
