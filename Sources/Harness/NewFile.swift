@@ -10,6 +10,18 @@ public enum NewFileError: Error, Sendable {
     case unwritable(path: String, reason: String)
 }
 
+extension NewFileError {
+    /// The message, led by the path concerned: `exists` says what a file already there means
+    /// to the caller (a draft never overwrites a label, a review never overwrites a file).
+    public func message(exists: String) -> String {
+        switch self {
+        case .exists(let path): "\(path): \(exists)"
+        case let .directory(path, reason): "\(path): cannot create the directory (\(reason))"
+        case let .unwritable(path, reason): "\(path): cannot be written (\(reason))"
+        }
+    }
+}
+
 /// Writes `bytes` to `path` as a new file, creating its parent directories; never replaces
 /// anything already there, and never leaves a partial file at `path`.
 ///

@@ -124,10 +124,3 @@ struct ProbePoint: ExpressibleByArgument {
 
     static var defaultValueDescription: String { "X,Y" }
 }
-
-/// A draft label that could not be written: the file and why.
-struct DraftLabelError: Error, CustomStringConvertible {
-    let path: String
-    let reason: String
-    var description: String { "\(path): \(reason)" }
-}

@@ -19,6 +19,12 @@ struct CountedImage: Sendable {
     var failures = 0
 }
 
+/// An overlay or draft label not written: the whole message, led by the file or directory
+/// that stopped it.
+struct CountWriteFailure: Error {
+    let message: String
+}
+
 /// One image through `cellqa count`: decode, pipeline, overlay, draft label and the printed
 /// result. Safe to call from several threads: each call touches only its image's files.
 struct ImageCounter: Sendable {
@@ -54,10 +60,12 @@ struct ImageCounter: Sendable {
             out.messages.append("note: \(path): \(turn); coordinates, overlays and draft labels are of the pixels as stored")
         }
         let (seedingJSON, seedingText) = seedingPlan(for: result)
-        write(outputs.overlays[index], "overlay", of: path, into: &out) { target in
-            try drawOverlay(image, result: result).writePNG(to: target)
+        write(outputs.overlays[index], "overlay", of: path, into: &out) { (target) throws(CountWriteFailure) in
+            do { try drawOverlay(image, result: result).writePNG(to: target) } catch {
+                throw CountWriteFailure(message: ImageCounter.message(error, file: target))
+            }
         }
-        write(outputs.drafts[index], "draft label", of: path, into: &out) { target in
+        write(outputs.drafts[index], "draft label", of: path, into: &out) { (target) throws(CountWriteFailure) in
             try ImageCounter.writeDraft(draftLabel(for: result, imageName: (path as NSString).lastPathComponent,
                                                    configHash: config.configHash, dilution: config.dilution), to: target)
         }
@@ -88,11 +96,11 @@ struct ImageCounter: Sendable {
     /// One of the image's files written to its planned target by `write`, or, when the plan
     /// refused it or the write fails, a message naming the file and a failure.
     private func write(_ target: CountOutputs.Target?, _ what: String, of path: String, into out: inout CountedImage,
-                       _ write: (String) throws -> Void) {
+                       _ write: (String) throws(CountWriteFailure) -> Void) {
         switch target {
         case .write(let file)?:
             do { try write(file) } catch {
-                out.messages.append(ImageCounter.message(error, file: file))
+                out.messages.append(error.message)
                 out.failures += 1
             }
         case .refused(let file, let reason)?:
@@ -122,30 +130,19 @@ struct ImageCounter: Sendable {
 
     /// Writes `label` to `path`; a file already there is left as it is and reported (it may be
     /// a person's corrected label).
-    private static func writeDraft(_ label: Label, to path: String) throws(DraftLabelError) {
+    private static func writeDraft(_ label: Label, to path: String) throws(CountWriteFailure) {
         do {
             try writeNewFile((label.jsonValue.serialized(pretty: true) + "\n").utf8, to: path)
         } catch {
-            switch error {
-            case .exists(let path):
-                throw DraftLabelError(path: path, reason: "exists; a draft never overwrites a label (move it away, or choose "
-                                      + "another --draft-labels directory)")
-            case let .directory(path, reason):
-                throw DraftLabelError(path: path, reason: "cannot create the directory (\(reason))")
-            case let .unwritable(path, reason):
-                throw DraftLabelError(path: path, reason: "cannot be written (\(reason))")
-            }
+            throw CountWriteFailure(message: error.message(exists: "exists; a draft never overwrites a label (move it away, "
+                                                            + "or choose another --draft-labels directory)"))
         }
     }
 
-    /// The error's message led by `path`, unless it is led by that file already (image errors
-    /// are) or by the directory that stopped it (a draft's directory that cannot be made).
+    /// The error's message led by `path`, unless it names the file already (image errors do).
     private static func message(_ error: Error, file path: String) -> String {
         let text = "\(error)"
-        if let colon = text.range(of: ": "), path == text[..<colon.lowerBound] || path.hasPrefix(text[..<colon.lowerBound] + "/") {
-            return text
-        }
-        return "\(path): \(text)"
+        return text.hasPrefix(path + ":") ? text : "\(path): \(text)"
     }
 
     /// The table's columns, each padded to its width (a longer value keeps one space after

@@ -134,12 +134,7 @@ struct ReviewCommand: ParsableCommand {
 
     /// Why an overlay was not written, naming its path.
     private static func failure(_ error: NewFileError) -> ReviewFailure {
-        switch error {
-        case .exists(let path):
-            return ReviewFailure("\(path): exists; a review never overwrites a file (choose a new or empty --out)")
-        case let .directory(path, reason): return ReviewFailure("\(path): cannot create the directory (\(reason))")
-        case let .unwritable(path, reason): return ReviewFailure("\(path): cannot be written (\(reason))")
-        }
+        ReviewFailure(error.message(exists: "exists; a review never overwrites a file (choose a new or empty --out)"))
     }
 }
 

@@ -140,21 +140,18 @@ private struct FixtureWriter: Sendable {
         case .jpeg: try fixture.image.jpegData(quality: quality)
         }
         let labelPath = (labelDirectory as NSString).appendingPathComponent("\(fixture.name).json")
-        // The label is checked before anything is written: a hand-corrected label stops the
-        // fixture before its image is replaced.
         let label = Array((fixture.label.jsonValue.serialized(pretty: true) + "\n").utf8)
-        let placements = [try placement(of: image, at: imagePath), try placement(of: label, at: labelPath)]
-        for (bytes, path, replace) in placements {
-            guard let replace else { continue }
-            if replace {
-                try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
-            } else {
-                do { try writeNewFile(bytes, to: path) } catch {
-                    switch error {
-                    case .exists: throw SynthWriteError(path: path, reason: "appeared while it was written; left as it is")
-                    case .directory(_, let reason): throw SynthWriteError(path: path, reason: "cannot create its directory (\(reason))")
-                    case .unwritable(_, let reason): throw SynthWriteError(path: path, reason: "cannot write: \(reason)")
-                    }
+        // Both files are checked before either is written: a hand-corrected label stops the
+        // fixture before its image is replaced.
+        let files = [(image, imagePath), (label, labelPath)]
+        let placements = try files.map { try placement(of: $0.0, at: $0.1) }
+        for ((bytes, path), placement) in zip(files, placements) {
+            switch placement {
+            case .unchanged: continue
+            case .replace: try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            case .new:
+                do throws(NewFileError) { try writeNewFile(bytes, to: path) } catch {
+                    throw SynthWriteError(error.message(exists: "appeared while it was written; left as it is"))
                 }
             }
         }
@@ -162,27 +159,27 @@ private struct FixtureWriter: Sendable {
             + "tags \(fixture.label.tags.joined(separator: ","))"
     }
 
-    /// How `bytes` go to `path`: nil when the file there already holds them, false for a new
-    /// file, true to replace one (`--overwrite`). Throws for a file with other contents
-    /// without `--overwrite`, and for something there that is not a file.
-    private func placement(of bytes: [UInt8], at path: String) throws -> ([UInt8], String, Bool?) {
+    /// How a fixture file goes to its path.
+    private enum Placement { case new, unchanged, replace }
+
+    /// How `bytes` go to `path`: a new file, none when the file there already holds them, or
+    /// a replacement (`--overwrite`). Throws for a file with other contents without
+    /// `--overwrite`, and for something there that is not a file.
+    private func placement(of bytes: [UInt8], at path: String) throws(SynthWriteError) -> Placement {
         var status = stat()
-        guard lstat(path, &status) == 0 else { return (bytes, path, false) }
-        guard status.st_mode & S_IFMT == S_IFREG else {
-            throw SynthWriteError(path: path, reason: "exists and is not a file; left as it is")
-        }
-        if let existing = FileManager.default.contents(atPath: path), existing.elementsEqual(bytes) { return (bytes, path, nil) }
+        guard lstat(path, &status) == 0 else { return .new }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw SynthWriteError("\(path): exists and is not a file; left as it is") }
+        if let existing = FileManager.default.contents(atPath: path), existing.elementsEqual(bytes) { return .unchanged }
         guard overwrite else {
-            throw SynthWriteError(path: path, reason: "exists with other contents (a label corrected by hand, or another "
-                                  + "generator's file?); left as it is: pass --overwrite to replace it")
+            throw SynthWriteError("\(path): exists with other contents (a label corrected by hand, or another generator's "
+                                  + "file?); left as it is: pass --overwrite to replace it")
         }
-        return (bytes, path, true)
+        return .replace
     }
 }
 
-/// A fixture file `synth` did not write: the path and why.
+/// A fixture file `synth` did not write: the message, led by its path.
 struct SynthWriteError: Error, CustomStringConvertible {
-    let path: String
-    let reason: String
-    var description: String { "\(path): \(reason)" }
+    let description: String
+    init(_ description: String) { self.description = description }
 }
