@@ -15,7 +15,7 @@ struct WalkedFile: Sendable {
 
 /// Walks a directory tree depth-first in byte-wise sorted order, following symlinks, skipping
 /// dot-files and dot-directories (editor and OS metadata such as `._x.png`), and reporting what
-/// cannot be read. Directory symlink loops are detected by device + inode of the directories on
+/// cannot be read, including a FIFO, socket or device named like an image or a label. Directory symlink loops are detected by device + inode of the directories on
 /// the current path; a directory reached twice by other routes is walked once.
 struct DirectoryWalker {
     private struct DirectoryIdentity: Hashable {
@@ -81,8 +81,25 @@ struct DirectoryWalker {
                 files.append(WalkedFile(relativePath: childRelative, fullPath: childFull,
                                         ext: FilePaths.splitExtension(name).ext))
             default:
-                break  // sockets, FIFOs, devices: not dataset files
+                // A FIFO, socket or device is never read (opening a FIFO blocks until a writer
+                // comes). Named like a dataset file, it is most likely a mistake: say so.
+                let ext = FilePaths.splitExtension(name).ext
+                if FilePaths.imageExtensions.contains(ext) || ext == "json" {
+                    problems.append(DatasetProblem(
+                        kind: .unreadable, path: childFull,
+                        message: "not a regular file (\(Self.kindName(info.st_mode))); skipped"))
+                }
             }
+        }
+    }
+
+    private static func kindName(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        default: return "a special file"
         }
     }
 

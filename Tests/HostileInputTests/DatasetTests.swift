@@ -62,5 +62,16 @@ import Testing
         }
         #expect(dataset.fixtures.map(\.id) == ["good"])
         #expect(dataset.problems.contains { $0.kind == .symlinkLoop })
+        let pipe = dataset.problems.first { $0.path.hasSuffix("pipe.png") }
+        #expect(pipe?.kind == .unreadable)
+        #expect(pipe?.message == "not a regular file (a FIFO); skipped")
+    }
+
+    @Test func specialFilesNamedLikeNothingOfOursPassUnremarked() throws {
+        let (dataset, _, _) = try scan(reference: "good.png") { scratch in
+            scratch.fifo("data/notes.txt")
+        }
+        #expect(dataset.fixtures.map(\.id) == ["good"])
+        #expect(!dataset.problems.contains { $0.path.hasSuffix("notes.txt") })
     }
 }
