@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// `cellqa run` never writes into its inputs: `--out` inside the dataset is refused, and a
-/// run leaves every dataset file's bytes and modification time as they were.
+/// `cellqa run` never writes into its inputs: `--out` inside the dataset is refused (by
+/// `compare` too), and a run leaves every dataset file's bytes and modification time as they
+/// were.
 @Suite struct OutputSafetyTests {
     /// Path, bytes and modification time (ns) of every file under `root`.
     static func snapshot(_ root: URL) throws -> [String: (Data, Int)] {
@@ -35,6 +36,40 @@ import Testing
                                             "--allow-out-in-dataset"])
         #expect(allowed.status == 0, "\(allowed.stderr)")
         #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent("reports/report.json").path))
+    }
+
+    /// `cellqa compare` refuses, before running anything, an `--out` inside the dataset its
+    /// configs run on (unless allowed) or inside a run's report directory given as a version.
+    @Test func compareOutInsideTheDatasetOrAReportDirectoryIsRefused() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let data = try RunCommandTests.makeDataset(in: dir)
+        try dir.write("acceptance.json", RunCommandTests.lenient)
+        let acceptance = dir.url.appendingPathComponent("acceptance.json").path
+        try dir.write("config.json", try CellQABinary.run(["config", "--print-defaults"]).stdout)
+        let config = dir.url.appendingPathComponent("config.json").path
+        let compare = ["compare", config, config, "--dataset", data.path, "--acceptance", acceptance, "--quiet"]
+
+        let inside = try CellQABinary.run(compare + ["--out", data.path + "/cmp"])
+        #expect(inside.status == 2)
+        #expect(inside.stderr.contains("--out \(data.path)/cmp is inside the dataset root"), "\(inside.stderr)")
+        #expect(inside.stderr.contains("--allow-out-in-dataset"))
+        #expect(!FileManager.default.fileExists(atPath: data.path + "/cmp"))
+        let allowed = try CellQABinary.run(compare + ["--out", data.path + "/cmp", "--allow-out-in-dataset"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: data.path + "/cmp/compare.json"))
+
+        let report = dir.url.appendingPathComponent("report").path
+        let run = try CellQABinary.run(["run", data.path, "--acceptance", acceptance, "--out", report, "--quiet"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let stored = try CellQABinary.run(["compare", report + "/report.json", report + "/report.json",
+                                           "--acceptance", acceptance, "--out", report + "/cmp"])
+        #expect(stored.status == 2)
+        #expect(stored.stderr.contains("is inside the report directory of \(report)/report.json"), "\(stored.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: report + "/cmp"))
+        let beside = try CellQABinary.run(["compare", report + "/report.json", report + "/report.json",
+                                           "--acceptance", acceptance, "--out", dir.url.appendingPathComponent("cmp").path])
+        #expect(beside.status == 0, "\(beside.stderr)")
     }
 
     @Test func aRunLeavesDatasetBytesAndTimesUnchanged() throws {

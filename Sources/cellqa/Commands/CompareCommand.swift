@@ -74,6 +74,9 @@ struct CompareCommand: ParsableCommand {
     @Flag(name: .long, help: "Exit 4 when a version shows only improvements.")
     var failOnImprovement = false
 
+    @Flag(name: .long, help: "Allow --out inside the dataset or labels root that config versions run on.")
+    var allowOutInDataset = false
+
     @Flag(name: .long, help: "No progress output.")
     var quiet = false
 
@@ -110,6 +113,29 @@ struct CompareCommand: ParsableCommand {
         }
     }
 
+    /// Refuses an `--out` where the comparison would get in the way of a later run, before any
+    /// config runs: inside the dataset the configs run on (a file of the user's named
+    /// compare.json or compare.md would be replaced), or inside the directory of a run's
+    /// `report.json` given as a version (the next `cellqa run --out` there replaces the
+    /// directory as a whole and refuses one holding files its reports do not).
+    private func checkOut(reports: [String], runsConfigs: Bool) throws(CommandInputError) {
+        if runsConfigs, !allowOutInDataset {
+            let location = DatasetLocation.resolve(dataset: dataset, labels: selection.labels)
+            for root in [location.root] + [location.labelsRoot].compactMap({ $0 }) where ReportDirectory.isWithin(out, root) {
+                throw CommandInputError("--out \(out) is inside the dataset root \(root). "
+                                        + "Choose another --out, or pass --allow-out-in-dataset")
+            }
+        }
+        for report in reports where (report as NSString).lastPathComponent == "report.json" {
+            let directory = (report as NSString).deletingLastPathComponent
+            if ReportDirectory.isWithin(out, directory.isEmpty ? "." : directory) {
+                throw CommandInputError("--out \(out) is inside the report directory of \(report); the next "
+                                        + "`cellqa run --out` there would refuse to replace it, as it would hold files "
+                                        + "the reports do not. Choose another --out")
+            }
+        }
+    }
+
     /// The config runs were interrupted before every fixture finished.
     private struct CompareInterrupted: Error {
         var interruption: RunInterruption
@@ -133,6 +159,8 @@ struct CompareCommand: ParsableCommand {
         if let timing, let clock = TimingClock(rawValue: timing) { policy.timingClock = clock }
         var snapshots: [RunSnapshot?] = parsed.map { if case .report(let s) = $0 { s } else { nil } }
         let configIndices = parsed.indices.filter { if case .config = parsed[$0] { true } else { false } }
+        try checkOut(reports: versions.indices.filter { snapshots[$0] != nil }.map { versions[$0] },
+                     runsConfigs: !configIndices.isEmpty)
         if !configIndices.isEmpty {
             let location = DatasetLocation.resolve(dataset: dataset, labels: selection.labels)
             let configs = configIndices.map { i -> PipelineConfig in if case .config(let c) = parsed[i] { c } else { PipelineConfig() } }
