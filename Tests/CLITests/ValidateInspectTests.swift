@@ -151,6 +151,20 @@ import Testing
         #expect(bad.stdout.contains("empty input"))
     }
 
+    /// An unknown option is named as such, not answered with the rule the known ones follow;
+    /// that rule still holds, with `config`'s usage and exit code 2.
+    @Test func configNamesAnUnknownOptionAndWantsExactlyOneAction() throws {
+        let unknown = try CellQABinary.run(["config", "--print-default"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("Unknown option '--print-default'"), "\(unknown.stderr)")
+        for arguments in [["config"], ["config", "--print-defaults", "--check", "x.json"]] {
+            let wrong = try CellQABinary.run(arguments)
+            #expect(wrong.status == 2)
+            #expect(wrong.stderr.contains("give exactly one of --print-defaults or --check FILE"), "\(wrong.stderr)")
+            #expect(wrong.stderr.contains("Usage: cellqa config [--print-defaults] [--check <FILE>]"), "\(wrong.stderr)")
+        }
+    }
+
     @Test func helpListsEverySubcommand() throws {
         let help = try CellQABinary.run(["--help"])
         #expect(help.status == 0)

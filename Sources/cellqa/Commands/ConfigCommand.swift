@@ -15,11 +15,15 @@ struct ConfigCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Validate FILE; print its full canonical form and hash.", valueName: "FILE"))
     var check: String?
 
-    func validate() throws {
-        guard printDefaults != (check != nil) else { throw ValidationError("give exactly one of --print-defaults or --check FILE") }
-    }
-
     func run() throws {
+        // Checked here rather than in validate(): ArgumentParser validates before it reports an
+        // unknown option, so `config --bogus` would have been told to give one of the two.
+        guard printDefaults != (check != nil) else {
+            printError("Error: give exactly one of --print-defaults or --check FILE\n"
+                       + "Usage: \(CellQA.usageString(for: ConfigCommand.self))\n"
+                       + "  See 'cellqa config --help' for more information.")
+            throw ExitCode(2)
+        }
         if printDefaults {
             print(PipelineConfig().canonicalJSON)
             return
