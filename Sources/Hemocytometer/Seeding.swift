@@ -1,3 +1,5 @@
+import Foundation
+
 /// How to prepare a culture: how much cell suspension to take and how much medium to add.
 public struct SeedingPlan: Sendable, Equatable {
     /// Volume of counted suspension to take, mL.
@@ -21,7 +23,8 @@ public enum SeedingError: Error, Equatable, CustomStringConvertible {
         case let .notPositive(field, value):
             return "seeding: \(field) must be a positive finite number, got \(value)"
         case let .suspensionTooDilute(required, final):
-            return "seeding: the target needs \(required) mL of suspension, more than the final volume \(final) mL"
+            return "seeding: the target needs " + String(format: "%.4g", required)
+                + " mL of suspension, more than the final volume " + String(format: "%.4g", final) + " mL"
         }
     }
 }

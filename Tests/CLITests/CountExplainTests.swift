@@ -37,6 +37,16 @@ import Testing
         let result = try CellQABinary.run(["count", Self.golden, "--explain", "-1.5,40"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("explain -1.5,40.0"))
+        #expect(result.stderr.contains("--explain -1.5,40 lies outside the image (1920x1080)"), "\(result.stderr)")
+    }
+
+    /// A point far off the image is never near a candidate, so its trace reads "lost at:
+    /// detector": the note says why.
+    @Test func aPointOffTheImageIsNoted() throws {
+        let result = try CellQABinary.run(["count", Self.golden, "--explain", "5000,40", "--explain", "10,10"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("--explain 5000,40 lies outside the image (1920x1080)"), "\(result.stderr)")
+        #expect(!result.stderr.contains("10,10"))
     }
 
     @Test func aMalformedPointIsAUsageErrorNamingTheOption() throws {

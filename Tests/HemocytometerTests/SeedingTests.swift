@@ -19,6 +19,9 @@ struct SeedingTests {
         #expect(throws: SeedingError.suspensionTooDilute(requiredML: 20, finalVolumeML: 10)) {
             try seedingPlan(concentrationPerML: 1e5, targetCells: 2e6, finalVolumeML: 10)
         }
+        // Volumes to four significant digits, as a person reads them.
+        #expect(SeedingError.suspensionTooDilute(requiredML: 841.4013944752504, finalVolumeML: 1).description
+            == "seeding: the target needs 841.4 mL of suspension, more than the final volume 1 mL")
     }
 
     @Test(arguments: [0.0, -1.0, Double.nan, Double.infinity])

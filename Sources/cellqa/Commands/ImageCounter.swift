@@ -54,6 +54,11 @@ struct ImageCounter: Sendable {
             out.failures += 1
             return out
         }
+        // A probe off this image is never near a candidate; its trace would read "lost at: detector".
+        for probe in probes where !(probe.x >= 0 && probe.x < Double(image.width) && probe.y >= 0 && probe.y < Double(image.height)) {
+            out.messages.append("note: \(path): --explain \(String(format: "%g,%g", probe.x, probe.y)) lies outside "
+                                + "the image (\(image.width)x\(image.height))")
+        }
         // A viewer shows such an image turned, the overlay and coordinates as stored: say so
         // before a person compares the two.
         if let turn = viewerTurn(ofExifOrientation: image.exifOrientation) {
@@ -115,16 +120,22 @@ struct ImageCounter: Sendable {
     /// `--seed-target`.
     private func seedingPlan(for result: PipelineResult) -> (JSONValue?, String?) {
         guard let (target, volume) = seeding else { return (nil, nil) }
-        guard let concentration = result.count.concentrationPerML else {
-            let reason = "no concentration (no grid, or no counted square fully in view)"
-            return (.object(["error": .string(reason)]), "  seeding: " + reason)
+        func failed(_ reason: String) -> (JSONValue?, String?) {
+            (.object(["error": .string(reason)]), "  seeding: " + reason)
         }
+        guard let concentration = result.count.concentrationPerML else {
+            return failed("no concentration (no grid, or no counted square fully in view)")
+        }
+        guard concentration > 0 else { return failed("no cells counted, so no volume of this suspension holds the target") }
         do {
             let plan = try Hemocytometer.seedingPlan(concentrationPerML: concentration, targetCells: target, finalVolumeML: volume)
             return (.object(["suspensionML": .double(plan.suspensionVolumeML), "mediumML": .double(plan.mediumVolumeML)]),
                     String(format: "  seeding: %.4f mL suspension + %.4f mL medium", plan.suspensionVolumeML, plan.mediumVolumeML))
+        } catch let error as SeedingError {
+            // Its description leads with "seeding: " for callers of the library.
+            return failed(String(error.description.dropFirst("seeding: ".count)))
         } catch {
-            return (.object(["error": .string("\(error)")]), "  seeding: \(error)")
+            return failed("\(error)")
         }
     }
 
