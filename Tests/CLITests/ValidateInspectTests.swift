@@ -165,6 +165,28 @@ import Testing
         }
     }
 
+    /// A report given where a configuration goes (or the other way) is named for what it is,
+    /// instead of failing on its first key.
+    @Test func aFileGivenToTheWrongOptionIsNamed() throws {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        let baseline = root.appendingPathComponent("Goldens/baseline.json").path
+        let asConfig = try CellQABinary.run(["config", "--check", baseline])
+        #expect(asConfig.status == 2)
+        #expect(asConfig.stderr == "cellqa config: error: \(baseline) is a run report (report.json), not a pipeline "
+                + "configuration; give it to --baseline, or as a version to cellqa compare\n")
+
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("config.json", #"{"minScore": 3}"#)
+        let config = dir.url.appendingPathComponent("config.json").path
+        let asAcceptance = try CellQABinary.run(["run", root.appendingPathComponent("Goldens").path, "--acceptance", config,
+                                                 "--out", dir.url.appendingPathComponent("report").path, "--quiet"])
+        #expect(asAcceptance.status == 2)
+        #expect(asAcceptance.stderr.contains("invalid acceptance file: \(config) is a pipeline configuration, not an "
+                                             + "acceptance file; give it to --config"), "\(asAcceptance.stderr)")
+    }
+
     @Test func helpListsEverySubcommand() throws {
         let help = try CellQABinary.run(["--help"])
         #expect(help.status == 0)

@@ -65,7 +65,7 @@ struct BenchPipeline: ParsableCommand {
         var pipelineConfig = PipelineConfig()
         if let config {
             do { pipelineConfig = try PipelineConfig.load(path: config) } catch {
-                printError("cellqa bench pipeline: error: \(error)")
+                printError("cellqa bench pipeline: error: " + inputMessage(error, path: config, expected: .pipelineConfig))
                 throw ExitCode(2)
             }
         }

@@ -151,7 +151,7 @@ struct CompareCommand: ParsableCommand {
                 parsed.append(RunSnapshot.isReport(value) ? .report(try RunSnapshot.parse(value, file: path))
                                                           : .config(try PipelineConfig(json: value, file: path)))
             } catch {
-                throw CommandInputError("\(path): \(error.description)")
+                throw CommandInputError(misfiledDocument(path, expected: [.runReport, .pipelineConfig]) ?? "\(path): \(error.description)")
             }
         }
         let (gates, gatesHash) = try loadAcceptance(acceptance)
@@ -214,6 +214,6 @@ func loadAcceptance(_ path: String?) throws(CommandInputError) -> (Acceptance, S
     do {
         return (try Acceptance.load(path: chosen), acceptanceFileHash(path: chosen))
     } catch {
-        throw CommandInputError("invalid acceptance file: \(error.description)")
+        throw CommandInputError("invalid acceptance file: " + inputMessage(error, path: chosen, expected: .acceptance))
     }
 }

@@ -34,7 +34,7 @@ struct ConfigCommand: ParsableCommand {
             print(config.canonicalJSON)
             print("\(check): ok, configHash \(config.configHash)")
         } catch {
-            printError("cellqa config: error: \(error)")
+            printError("cellqa config: error: " + inputMessage(error, path: check, expected: .pipelineConfig))
             throw ExitCode(2)
         }
     }

@@ -78,7 +78,7 @@ struct CountCommand: ParsableCommand {
         var pipelineConfig = PipelineConfig()
         if let config {
             do { pipelineConfig = try PipelineConfig.load(path: config) } catch {
-                printError("cellqa count: error: \(error)")
+                printError("cellqa count: error: " + inputMessage(error, path: config, expected: .pipelineConfig))
                 throw ExitCode(2)
             }
         }

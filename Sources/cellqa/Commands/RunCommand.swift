@@ -220,7 +220,7 @@ struct RunCommand: ParsableCommand {
         do {
             snapshot = try RunSnapshot.load(path: path)
         } catch {
-            throw RunInputError("invalid baseline: \(error.description)")
+            throw RunInputError("invalid baseline: " + inputMessage(error, path: path, expected: .runReport))
         }
         guard snapshot.complete else {
             throw RunInputError("baseline \(path) is the report of an interrupted run (\"complete\": false); "
@@ -277,7 +277,7 @@ struct RunCommand: ParsableCommand {
             do {
                 pipelineConfig = try PipelineConfig.load(path: config)
             } catch {
-                throw RunInputError("invalid config: \(error.description)")
+                throw RunInputError("invalid config: " + inputMessage(error, path: config, expected: .pipelineConfig))
             }
         }
         var gates = Acceptance()
@@ -287,7 +287,7 @@ struct RunCommand: ParsableCommand {
             do {
                 gates = try Acceptance.load(path: acceptancePath)
             } catch {
-                throw RunInputError("invalid acceptance file: \(error.description)")
+                throw RunInputError("invalid acceptance file: " + inputMessage(error, path: acceptancePath, expected: .acceptance))
             }
             gatesHash = acceptanceFileHash(path: acceptancePath)
         }

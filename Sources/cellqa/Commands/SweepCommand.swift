@@ -68,7 +68,7 @@ struct SweepCommand: ParsableCommand {
                 do {
                     base = try PipelineConfig.load(path: config)
                 } catch {
-                    throw CommandInputError("invalid config: \(error.description)")
+                    throw CommandInputError("invalid config: " + inputMessage(error, path: config, expected: .pipelineConfig))
                 }
             }
             let axes: [SweepAxis]
