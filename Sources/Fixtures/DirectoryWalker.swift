@@ -15,8 +15,9 @@ struct WalkedFile: Sendable {
 
 /// Walks a directory tree depth-first in byte-wise sorted order, following symlinks, skipping
 /// dot-files and dot-directories (editor and OS metadata such as `._x.png`), and reporting what
-/// cannot be read, including a FIFO, socket or device named like an image or a label. Directory symlink loops are detected by device + inode of the directories on
-/// the current path; a directory reached twice by other routes is walked once.
+/// cannot be read, including a FIFO, socket or device named like an image or a label.
+/// Directory symlink loops are detected by device + inode of the directories on the current
+/// path; a directory reached twice by other routes is walked once.
 struct DirectoryWalker {
     private struct DirectoryIdentity: Hashable {
         var device: UInt64

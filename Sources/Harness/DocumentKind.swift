@@ -7,7 +7,7 @@ import Vision
 /// file given to the wrong one failed on its first key ("unknown configuration key
 /// \"schemaVersion\"" and a list of 150 keys). `misfiledDocument` says instead what the file is
 /// and where it goes.
-public enum DocumentKind: Sendable, Equatable, CaseIterable {
+public enum DocumentKind: Sendable, Equatable {
     case runReport, acceptance, pipelineConfig, label
 
     /// The kind `value` is, or nil for none of them (not an object, or no key of any kind).

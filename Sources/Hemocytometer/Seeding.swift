@@ -18,12 +18,15 @@ public enum SeedingError: Error, Equatable, CustomStringConvertible {
     /// The suspension is too dilute: reaching the target needs more than the final volume.
     case suspensionTooDilute(requiredML: Double, finalVolumeML: Double)
 
-    public var description: String {
+    public var description: String { "seeding: " + reason }
+
+    /// What is wrong, without the "seeding: " that `description` leads with.
+    public var reason: String {
         switch self {
         case let .notPositive(field, value):
-            return "seeding: \(field) must be a positive finite number, got \(value)"
+            return "\(field) must be a positive finite number, got \(value)"
         case let .suspensionTooDilute(required, final):
-            return "seeding: the target needs " + String(format: "%.4g", required)
+            return "the target needs " + String(format: "%.4g", required)
                 + " mL of suspension, more than the final volume " + String(format: "%.4g", final) + " mL"
         }
     }

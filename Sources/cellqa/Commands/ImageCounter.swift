@@ -132,8 +132,7 @@ struct ImageCounter: Sendable {
             return (.object(["suspensionML": .double(plan.suspensionVolumeML), "mediumML": .double(plan.mediumVolumeML)]),
                     String(format: "  seeding: %.4f mL suspension + %.4f mL medium", plan.suspensionVolumeML, plan.mediumVolumeML))
         } catch let error as SeedingError {
-            // Its description leads with "seeding: " for callers of the library.
-            return failed(String(error.description.dropFirst("seeding: ".count)))
+            return failed(error.reason)
         } catch {
             return failed("\(error)")
         }
