@@ -19,12 +19,17 @@ import Testing
         return result
     }
 
+    /// A two-fixture dataset in `dir`, and an acceptance file beside it that gates nothing.
+    static func lenientDataset(in dir: TemporaryDirectory) throws -> (data: URL, acceptance: String) {
+        let data = try RunCommandTests.makeDataset(in: dir)
+        try dir.write("acceptance.json", RunCommandTests.lenient)
+        return (data, dir.url.appendingPathComponent("acceptance.json").path)
+    }
+
     @Test func outInsideTheDatasetIsRefusedUnlessAllowed() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let data = try RunCommandTests.makeDataset(in: dir)
-        try dir.write("acceptance.json", RunCommandTests.lenient)
-        let acceptance = dir.url.appendingPathComponent("acceptance.json").path
+        let (data, acceptance) = try Self.lenientDataset(in: dir)
         let inside = data.path + "/../data/reports"
         let refused = try CellQABinary.run(["run", data.path, "--acceptance", acceptance, "--out", inside, "--quiet"])
         #expect(refused.status == 2)
@@ -43,9 +48,7 @@ import Testing
     @Test func compareOutInsideTheDatasetOrAReportDirectoryIsRefused() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
-        let data = try RunCommandTests.makeDataset(in: dir)
-        try dir.write("acceptance.json", RunCommandTests.lenient)
-        let acceptance = dir.url.appendingPathComponent("acceptance.json").path
+        let (data, acceptance) = try Self.lenientDataset(in: dir)
         try dir.write("config.json", try CellQABinary.run(["config", "--print-defaults"]).stdout)
         let config = dir.url.appendingPathComponent("config.json").path
         let compare = ["compare", config, config, "--dataset", data.path, "--acceptance", acceptance, "--quiet"]
