@@ -7,15 +7,16 @@ public struct SweepInputError: Error, Sendable, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// One swept parameter: a `PipelineConfig` JSON key and its values START, START+STEP, ... <= STOP.
+/// One swept parameter: a `PipelineConfig` JSON key and its values START, START+STEP, ... <= STOP,
+/// or those listed.
 public struct SweepAxis: Sendable, Equatable {
     public var key: String
-    public var values: [Double]
+    public var values: [SweepValue]
 
     /// Most values one axis may have.
     public static let maxValues = 10_000
 
-    public init(key: String, values: [Double]) {
+    public init(key: String, values: [SweepValue]) {
         self.key = key
         self.values = values
     }
@@ -23,7 +24,8 @@ public struct SweepAxis: Sendable, Equatable {
     /// Parses "KEY=START:STOP:STEP" (STEP > 0, START <= STOP; values are START + i*STEP,
     /// computed by multiplication so no rounding error accumulates, with STOP included when
     /// it lies within 1e-9 STEP of the grid) or "KEY=V1,V2,..." (explicit values; `false` and
-    /// `true` stand for 0 and 1, the values of a switch).
+    /// `true` stand for 0 and 1, the values of a switch; a value that is no number is a word,
+    /// for a key whose value is text). Whether the key takes them is `sweepSettings`' check.
     public static func parse(_ text: String) throws(SweepInputError) -> SweepAxis {
         guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
             throw SweepInputError("\"\(text)\": expected KEY=START:STOP:STEP or KEY=V1,V2,...")
@@ -50,15 +52,19 @@ public struct SweepAxis: Sendable, Equatable {
             guard steps < Double(maxValues) else {
                 throw SweepInputError("\"\(text)\": \(Int(min(steps, 1e15)) + 1) values, at most \(maxValues) per parameter")
             }
-            return SweepAxis(key: key, values: (0...Int(steps)).map { start + Double($0) * step })
+            return SweepAxis(key: key, values: (0...Int(steps)).map { .number(start + Double($0) * step) })
         }
-        var values: [Double] = []
-        for part in spec.split(separator: ",", omittingEmptySubsequences: false) { values.append(try number(part, "value")) }
+        var values: [SweepValue] = []
+        for part in spec.split(separator: ",", omittingEmptySubsequences: false) {
+            let token = part.trimmingCharacters(in: .whitespaces)
+            let isWord = !token.isEmpty && Double(token) == nil && token != "false" && token != "true"
+            values.append(isWord ? .text(token) : .number(try number(part, "value")))
+        }
         guard !values.isEmpty, values.count <= maxValues else { throw SweepInputError("\"\(text)\": 1 to \(maxValues) values") }
         // The same setting twice would be run twice and listed twice, under one label.
-        var seen = Set<Double>()
+        var seen = Set<SweepValue>()
         for v in values where !seen.insert(v).inserted {
-            throw SweepInputError("\"\(text)\": value \(formatGateNumber(v)) is given twice")
+            throw SweepInputError("\"\(text)\": value \(v) is given twice")
         }
         return SweepAxis(key: key, values: values)
     }
@@ -66,9 +72,9 @@ public struct SweepAxis: Sendable, Equatable {
 
 /// One point of the grid: the swept values and the resulting config.
 public struct SweepSetting: Sendable {
-    public var values: [(key: String, value: Double)]
+    public var values: [(key: String, value: SweepValue)]
     public var config: PipelineConfig
-    public var label: String { values.map { "\($0.key)=\(formatGateNumber($0.value))" }.joined(separator: " ") }
+    public var label: String { values.map { "\($0.key)=\($0.value)" }.joined(separator: " ") }
 }
 
 /// The cartesian product of `axes` applied to `base`, first axis slowest.
@@ -85,11 +91,21 @@ public func sweepSettings(base: PipelineConfig, axes: [SweepAxis], maxSettings: 
             throw SweepInputError("unknown config key \"\(axis.key)\"" + unknownNameHint(axis.key, among: baseObject.keys, listLabel: "keys"))
         }
         let isSwitch = current == .bool(true) || current == .bool(false)
-        guard current.number != nil || isSwitch else {
-            throw SweepInputError("config key \"\(axis.key)\" is neither a number nor a switch and cannot be swept")
-        }
-        if isSwitch, let bad = axis.values.first(where: { $0 != 0 && $0 != 1 }) {
-            throw SweepInputError("config key \"\(axis.key)\" is a switch: values false,true (or 0,1), got \(formatGateNumber(bad))")
+        if case .string(let now) = current {
+            if let bad = axis.values.first(where: { $0.number != nil }) {
+                throw SweepInputError("config key \"\(axis.key)\" takes a word (now \"\(now)\"), got \(bad)")
+            }
+        } else {
+            guard current.number != nil || isSwitch else {
+                throw SweepInputError("config key \"\(axis.key)\" is neither a number, a switch nor a word and cannot be swept")
+            }
+            if let word = axis.values.first(where: { $0.number == nil }) {
+                throw SweepInputError("config key \"\(axis.key)\" takes "
+                                      + (isSwitch ? "false,true (or 0,1)" : "numbers") + ", got \"\(word)\"")
+            }
+            if isSwitch, let bad = axis.values.first(where: { $0 != 0 && $0 != 1 }) {
+                throw SweepInputError("config key \"\(axis.key)\" is a switch: values false,true (or 0,1), got \(bad)")
+            }
         }
         guard seen.insert(axis.key).inserted else { throw SweepInputError("config key \"\(axis.key)\" is swept twice") }
     }
@@ -101,26 +117,29 @@ public func sweepSettings(base: PipelineConfig, axes: [SweepAxis], maxSettings: 
     var odometer = [Int](repeating: 0, count: axes.count)
     while true {
         var object = baseObject
-        var values: [(key: String, value: Double)] = []
+        var values: [(key: String, value: SweepValue)] = []
         for (a, axis) in axes.enumerated() {
-            let v = axis.values[odometer[a]]
-            if case .bool = baseObject[axis.key] {
+            let value = axis.values[odometer[a]]
+            switch (value, baseObject[axis.key]) {
+            case (.text(let word), _):
+                object.set(axis.key, .string(word))
+            case (.number(let v), .bool?):
                 object.set(axis.key, .bool(v == 1))
-            } else if case .int = baseObject[axis.key] {
+            case (.number(let v), .int?):
                 guard v == v.rounded(), v.magnitude < 1e15 else {
-                    throw SweepInputError("config key \"\(axis.key)\" takes integers, got \(formatGateNumber(v))")
+                    throw SweepInputError("config key \"\(axis.key)\" takes integers, got \(value)")
                 }
                 object.set(axis.key, .int(Int64(v)))
-            } else {
+            case (.number(let v), _):
                 object.set(axis.key, .double(v))
             }
-            values.append((axis.key, v))
+            values.append((axis.key, value))
         }
         let config: PipelineConfig
         do {
             config = try PipelineConfig(json: .object(object), file: "sweep setting")
         } catch {
-            throw SweepInputError("\(values.map { "\($0.key)=\(formatGateNumber($0.value))" }.joined(separator: " ")): \(error.description)")
+            throw SweepInputError("\(values.map { "\($0.key)=\($0.value)" }.joined(separator: " ")): \(error.description)")
         }
         settings.append(SweepSetting(values: values, config: config))
         var a = axes.count - 1

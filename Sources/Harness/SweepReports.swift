@@ -7,7 +7,7 @@ extension SweepResult {
                                        "liveDeadAccuracy", "meanAbsViabilityErrorPoints",
                                        "registeredFixtures", "misplacedFixtures", "scored", "errored", "configHash"]]
         for p in points {
-            rows.append(p.values.map { csvNumber($0.value) }
+            rows.append(p.values.map(\.value.csvText)
                         + [csvNumber(p.precision), csvNumber(p.recall), csvNumber(p.f1), csvInt(p.detection.tp),
                            csvInt(p.detection.fp), csvInt(p.detection.fn), csvNumber(p.meanAbsRelCountError),
                            csvNumber(p.liveDeadAccuracy), csvNumber(p.meanAbsViabilityErrorPoints),
@@ -18,7 +18,7 @@ extension SweepResult {
     }
 
     private func pointJSON(_ p: SweepPoint) -> JSONValue {
-        jobj([("setting", jobj(p.values.map { ($0.key, jnum($0.value)) })), ("configHash", .string(p.configHash)),
+        jobj([("setting", jobj(p.values.map { ($0.key, $0.value.jsonValue) })), ("configHash", .string(p.configHash)),
               ("precision", jnum(p.precision)), ("recall", jnum(p.recall)), ("f1", jnum(p.f1)),
               ("tp", jint(p.detection.tp)), ("fp", jint(p.detection.fp)), ("fn", jint(p.detection.fn)),
               ("meanAbsRelCountError", jnum(p.meanAbsRelCountError)),
@@ -30,7 +30,7 @@ extension SweepResult {
     public var jsonValue: JSONValue {
         jobj([
             ("sweepVersion", jint(1)),
-            ("axes", .array(axes.map { a in jobj([("key", .string(a.key)), ("values", .array(a.values.map(jnum)))]) })),
+            ("axes", .array(axes.map { a in jobj([("key", .string(a.key)), ("values", .array(a.values.map(\.jsonValue)))]) })),
             ("resumeStage", .string(resumeStage)), ("fixtures", jint(fixtures)), ("datasetHash", .string(datasetHash)),
             ("wallSeconds", jnum(wallSeconds)),
             ("complete", .bool(complete)), ("fixturesRun", jint(fixturesRun)),
@@ -72,7 +72,7 @@ extension SweepResult {
         out.append("|" + String(repeating: " ---: |", count: axes.count + 8))
         for p in points.prefix(RunReport.markdownListLimit * 4) {
             let placed = RegistrationComparison.summaryText(misplaced: p.misplacedFixtures, registered: p.registeredFixtures)
-            out.append("| " + p.values.map { formatGateNumber($0.value) }.joined(separator: " | ")
+            out.append("| " + p.values.map { markdownEscape($0.value.description) }.joined(separator: " | ")
                        + " | \(Show.fixed(p.precision)) | \(Show.fixed(p.recall)) | \(Show.fixed(p.f1)) | "
                        + "\(p.detection.tp) / \(p.detection.fp) / \(p.detection.fn) | \(Show.percent(p.meanAbsRelCountError)) | "
                        + "\(Show.fixed(p.liveDeadAccuracy)) | \(Show.fixed(p.meanAbsViabilityErrorPoints, 2)) | \(placed) |")

@@ -7,7 +7,7 @@ import Vision
 /// One setting's accuracy over the sweep's fixtures.
 public struct SweepPoint: Sendable {
     public var label: String
-    public var values: [(key: String, value: Double)]
+    public var values: [(key: String, value: SweepValue)]
     public var configHash: String
     public var detection: DetectionCounts
     public var precision: Double? { detection.precision }

@@ -256,7 +256,7 @@ import Vision
         defer { d.remove() }
         let request = RunRequest(datasetRoot: d.root, labelsRoot: nil, settings: RunSettings(jobs: 2), toolVersion: "test")
         let prepared = try prepareDataset(request)
-        for text in ["nmsIoU=0:0.9:0.3", "madCut=1.5,3", "hueMinDeg=180,220", "minScore=2:6:2"] {
+        for text in ["nmsIoU=0:0.9:0.3", "madCut=1.5,3", "hueMinDeg=180,220", "minScore=2:6:2", "detector=dog,threshold"] {
             let axis = try SweepAxis.parse(text)
             let grid = try sweepSettings(base: PipelineConfig(), axes: [axis])
             let sweep = runSweep(prepared.fixtures, axes: [axis], sweep: grid, settings: RunSettings(jobs: 2), datasetHash: prepared.contentHash)
@@ -405,5 +405,51 @@ import Vision
         #expect(throws: SweepInputError.self) {
             try sweepSettings(base: PipelineConfig(), axes: [SweepAxis.parse("minScore=0:99:1"), SweepAxis.parse("nmsIoU=0:0.99:0.01")])
         }
+    }
+
+    /// A key whose value is a word (the detector: two algorithm versions) sweeps its words, and
+    /// each kind of key refuses the other kind of value by name.
+    @Test func aWordKeySweepsItsWords() throws {
+        let axis = try SweepAxis.parse("detector=dog,threshold")
+        #expect(axis.values == [.text("dog"), .text("threshold")])
+        let grid = try sweepSettings(base: PipelineConfig(), axes: [axis, SweepAxis.parse("minScore=3,4")])
+        #expect(grid.map(\.label) == ["detector=dog minScore=3", "detector=dog minScore=4",
+                                      "detector=threshold minScore=3", "detector=threshold minScore=4"])
+        #expect(grid.map(\.config.detector) == [.dog, .dog, .threshold, .threshold])
+        func refusal(_ text: String) -> String? {
+            do {
+                _ = try sweepSettings(base: PipelineConfig(), axes: [SweepAxis.parse(text)])
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(refusal("detector=dog,blob") == "detector=blob: sweep setting: detector: expected one of \"dog\", \"threshold\", got the string \"blob\"")
+        #expect(refusal("detector=1,2") == "config key \"detector\" takes a word (now \"dog\"), got 1")
+        #expect(refusal("minScore=3,abc") == "config key \"minScore\" takes numbers, got \"abc\"")
+        #expect(refusal("detectHoles=yes") == "config key \"detectHoles\" takes false,true (or 0,1), got \"yes\"")
+        #expect(refusal("detector=dog,dog") == "\"detector=dog,dog\": value dog is given twice")
+        #expect(refusal("minScore=nan") == "\"minScore=nan\": value \"nan\" is not a finite number")
+    }
+
+    /// Reports give a word as a word: a CSV field, a JSON string, the Markdown table's cell.
+    @Test func aWordSettingIsReportedAsAWord() throws {
+        let d = try TestDataset.standard(name: "sweep-words")
+        defer { d.remove() }
+        let request = RunRequest(datasetRoot: d.root, labelsRoot: nil, settings: RunSettings(jobs: 2), toolVersion: "test")
+        let prepared = try prepareDataset(request)
+        let axes = [try SweepAxis.parse("detector=dog,threshold")]
+        let sweep = runSweep(prepared.fixtures, axes: axes, sweep: try sweepSettings(base: PipelineConfig(), axes: axes),
+                             settings: RunSettings(jobs: 2), datasetHash: prepared.contentHash)
+        let rows = sweep.csv.split(whereSeparator: \.isNewline)
+        #expect(rows.dropFirst().map { $0.split(separator: ",").first.map(String.init) } == ["dog", "threshold"])
+        guard case .array(let axesJSON)? = sweep.jsonValue["axes"], case .array(let points)? = sweep.jsonValue["points"],
+              axesJSON.count == 1, points.count == 2 else {
+            Issue.record("sweep.json has not one axis and two points")
+            return
+        }
+        #expect(axesJSON[0]["values"] == .array([.string("dog"), .string("threshold")]))
+        #expect(points[1]["setting"]?["detector"] == .string("threshold"))
+        #expect(sweep.markdown.contains("\n| threshold | "))
     }
 }

@@ -10,7 +10,8 @@ struct SweepCommand: ParsableCommand {
         discussion: """
             Each PARAM is a pipeline config key (see cellqa config --print-defaults; the config \
             is flat, so keys have no dots) with START:STOP:STEP or an explicit list V1,V2,...; \
-            a switch sweeps as KEY=false,true. Several PARAMs sweep every combination (at most \
+            a switch sweeps as KEY=false,true, and a key whose value is a word as its words \
+            (detector=dog,threshold: the two detectors). Several PARAMs sweep every combination (at most \
             --max-settings). Values are checked by the config's own ranges.
 
             Work is reused: each image is decoded once per fixture for all settings; when every \
