@@ -119,7 +119,9 @@ public func makeReport(_ request: RunRequest, config: PipelineConfig, prepared: 
     let provenance = RunProvenance(
         toolVersion: request.toolVersion, configHash: config.configHash, acceptanceHash: request.acceptanceHash,
         datasetRoot: prepared.root, labelsRoot: prepared.labelsRoot, datasetHash: prepared.contentHash, filter: request.filter,
-        tag: request.tag, startTime: startTime, machine: MachineFacts.current())
+        tag: request.tag, startTime: startTime, machine: MachineFacts.current(),
+        workingDirectory: ([prepared.root] + [prepared.labelsRoot].compactMap { $0 }).allSatisfy { $0.hasPrefix("/") }
+            ? nil : FileManager.default.currentDirectoryPath)
     return RunReport(run: result, acceptance: request.acceptance, provenance: provenance,
                      outlierCut: request.outlierCut, scanSeconds: prepared.scanSeconds,
                      scanCPUSeconds: prepared.scanCPUSeconds)

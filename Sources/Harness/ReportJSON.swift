@@ -74,6 +74,7 @@ extension RunReport {
             ("configHash", .string(p.configHash)),
             ("acceptanceHash", .string(p.acceptanceHash)),
             ("dataset", jobj([("root", .string(p.datasetRoot)), ("labelsRoot", jstr(p.labelsRoot)),
+                              ("workingDirectory", jstr(p.workingDirectory)),
                               ("contentHash", .string(p.datasetHash)), ("filter", jstr(p.filter)), ("tag", jstr(p.tag))])),
             ("machine", jobj([("cores", jint(p.machine.cores)), ("cpuModel", .string(p.machine.cpuModel)),
                               ("os", .string(p.machine.os)), ("kernel", .string(p.machine.kernel))])),

@@ -153,6 +153,20 @@ public struct ReviewedRun: Sendable {
     public var datasetRoot: String
     public var labelsRoot: String?
     public var fixtures: [Fixture]
+    /// The run's current directory, recorded when a root was relative (reports since the
+    /// sixty-first session).
+    public var workingDirectory: String?
+
+    /// Relative roots and image paths made relative to the run's own directory, when the
+    /// report names one and it exists here: a run given `.` read from another directory then
+    /// still finds its images. A report from another machine keeps its paths as written.
+    public mutating func resolveAgainstRunDirectory() {
+        guard let base = workingDirectory, FileManager.default.fileExists(atPath: base) else { return }
+        func resolved(_ path: String) -> String { path.hasPrefix("/") ? path : (base as NSString).appendingPathComponent(path) }
+        datasetRoot = resolved(datasetRoot)
+        labelsRoot = labelsRoot.map(resolved)
+        for i in fixtures.indices { fixtures[i].image = resolved(fixtures[i].image) }
+    }
 
     /// Reads `report.json` (errors name the file and the JSON path).
     public static func load(reportJSON path: String) throws(JSONError) -> ReviewedRun {
@@ -174,6 +188,9 @@ public struct ReviewedRun: Sendable {
         }
         var labelsRoot: String?
         if let labels, !labels.isNull { labelsRoot = try labels.string() }
-        return ReviewedRun(datasetRoot: try dataset.required("root").string(), labelsRoot: labelsRoot, fixtures: fixtures)
+        var workingDirectory: String?
+        if let directory = try dataset.field("workingDirectory"), !directory.isNull { workingDirectory = try directory.string() }
+        return ReviewedRun(datasetRoot: try dataset.required("root").string(), labelsRoot: labelsRoot, fixtures: fixtures,
+                           workingDirectory: workingDirectory)
     }
 }

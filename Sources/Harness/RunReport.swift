@@ -6,6 +6,10 @@ public struct RunProvenance: Sendable, Equatable {
     public var acceptanceHash: String
     public var datasetRoot: String
     public var labelsRoot: String?
+    /// The run's current directory, when `datasetRoot` or `labelsRoot` is relative: what the
+    /// report's relative paths (the roots, each fixture's image and label) are relative to, so
+    /// that `cellqa review` run from elsewhere finds the images.
+    public var workingDirectory: String?
     /// Content hash of the dataset's inputs (paths and bytes).
     public var datasetHash: String
     /// `--filter` / `--tag` selections, when given.
@@ -17,12 +21,13 @@ public struct RunProvenance: Sendable, Equatable {
 
     public init(toolVersion: String, configHash: String, acceptanceHash: String, datasetRoot: String,
                 labelsRoot: String?, datasetHash: String, filter: String? = nil, tag: String? = nil,
-                startTime: String, machine: MachineFacts) {
+                startTime: String, machine: MachineFacts, workingDirectory: String? = nil) {
         self.toolVersion = toolVersion
         self.configHash = configHash
         self.acceptanceHash = acceptanceHash
         self.datasetRoot = datasetRoot
         self.labelsRoot = labelsRoot
+        self.workingDirectory = workingDirectory
         self.datasetHash = datasetHash
         self.filter = filter
         self.tag = tag

@@ -145,8 +145,9 @@ import Testing
         #expect(outputs[0] == outputs[1])
     }
 
-    /// A run given a relative dataset root records relative image paths; reviewed from another
-    /// directory (or on another machine) the images are found with `--dataset`.
+    /// A run given a relative dataset root records relative image paths and the directory it
+    /// ran in: reviewed from another directory, the images are found there; once the dataset
+    /// has moved (or on another machine), with `--dataset`.
     @Test func aMovedDatasetIsFoundWithDataset() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
@@ -157,10 +158,16 @@ import Testing
         let report = dir.url.appendingPathComponent("report").path
         let elsewhere = try TemporaryDirectory()
         defer { elsewhere.remove() }
+        // The report names the run's directory, so the relative root is found from anywhere.
+        let fromElsewhere = try CellQABinary.run(["review", report, "--out", "r0", "--all"], in: elsewhere.url)
+        #expect(fromElsewhere.status == 0, "\(fromElsewhere.stderr)")
+        #expect(FileManager.default.fileExists(atPath: elsewhere.url.appendingPathComponent("r0/sparse-s103-000.png").path))
+
+        try FileManager.default.moveItem(at: dir.url.appendingPathComponent("data"), to: dir.url.appendingPathComponent("moved"))
         let lost = try CellQABinary.run(["review", report, "--out", "r1", "--all"], in: elsewhere.url)
         #expect(lost.status == 2)
         #expect(lost.stderr.contains("data/sparse-s103-000.jpg"), "\(lost.stderr)")
-        let found = try CellQABinary.run(["review", report, "--out", "r2", "--all", "--dataset", dir.url.appendingPathComponent("data").path],
+        let found = try CellQABinary.run(["review", report, "--out", "r2", "--all", "--dataset", dir.url.appendingPathComponent("moved").path],
                                          in: elsewhere.url)
         #expect(found.status == 0, "\(found.stderr)")
         #expect(FileManager.default.fileExists(atPath: elsewhere.url.appendingPathComponent("r2/sparse-s103-000.png").path))

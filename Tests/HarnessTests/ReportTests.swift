@@ -62,6 +62,7 @@ struct ReportTests {
         let violations = try loadSchema().validate(json)
         #expect(violations.isEmpty, "\(violations.prefix(10))")
         #expect(json["schemaVersion"] == .int(1))
+        #expect(json["dataset"]?["workingDirectory"] == .null, "an absolute root needs no directory to resolve it")
         #expect(json["summary"]?["fixtures"] == .int(6))
         #expect(json["summary"]?["errored"] == .int(1))
         #expect(json["summary"]?["tp"]?.number == Double(report.overall.detection.tp))

@@ -1,5 +1,6 @@
 import Foundation
 import Imaging
+import JSON
 import Testing
 @testable import Harness
 
@@ -65,5 +66,31 @@ import Testing
             ReviewMark(fixture: "f", status: .tp, x: 20, y: -9e15, r: 99_999),
         ])
         #expect(drawn.pixels == image.pixels)
+    }
+
+    /// A report's relative roots and image paths resolve against the directory the run was in,
+    /// while it exists here; a report from elsewhere keeps them as written.
+    @Test func relativePathsResolveAgainstTheRunsDirectory() throws {
+        let dir = NSTemporaryDirectory() + "cellqa-review-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        func load(workingDirectory: String?) throws -> ReviewedRun {
+            let directory: JSONValue = workingDirectory.map { JSONValue.string($0) } ?? JSONValue.null
+            let dataset: JSONObject = ["root": .string("data"), "labelsRoot": .string("/abs/labels"), "workingDirectory": directory]
+            let fixture: JSONObject = ["path": .string("a.png"), "image": .string("data/a.png"), "tp": .int(1), "fp": .int(0), "fn": .int(0)]
+            let report: JSONValue = .object(["dataset": .object(dataset), "fixtures": .array([.object(fixture)])])
+            try (report.serialized(pretty: false) + "\n").write(toFile: dir + "/report.json", atomically: true, encoding: .utf8)
+            var run = try ReviewedRun.load(reportJSON: dir + "/report.json")
+            run.resolveAgainstRunDirectory()
+            return run
+        }
+        let here = try load(workingDirectory: dir)
+        #expect(here.datasetRoot == dir + "/data")
+        #expect(here.labelsRoot == "/abs/labels")
+        #expect(here.fixtures.map(\.image) == [dir + "/data/a.png"])
+        for elsewhere in [dir + "/no-such-directory", nil] {
+            let run = try load(workingDirectory: elsewhere)
+            #expect(run.datasetRoot == "data" && run.fixtures.map(\.image) == ["data/a.png"])
+        }
     }
 }

@@ -10,8 +10,9 @@ struct ReviewCommand: ParsableCommand {
         commandName: "review",
         abstract: "Draw a run's matched, false and missed cells on its images (from the run's reports).",
         discussion: """
-            Reads REPORT (a `cellqa run --out` directory): report.json for the images (under \
-            --dataset DIR instead, when the dataset has moved) and \
+            Reads REPORT (a `cellqa run --out` directory): report.json for the images (a \
+            relative path from the directory the run was in; under --dataset DIR instead, when \
+            the dataset has moved) and \
             detections.csv for the verdicts. Writes one PNG per fixture into --out, at the \
             fixture's relative path: matched detections thin green, false detections thick red, \
             missed cells thick yellow just outside the label's radius. Fixtures with the most \
@@ -65,6 +66,8 @@ struct ReviewCommand: ParsableCommand {
             for i in run.fixtures.indices {
                 run.fixtures[i].image = (dataset as NSString).appendingPathComponent(run.fixtures[i].path)
             }
+        } else {
+            run.resolveAgainstRunDirectory()
         }
         if let conflict = ReportDirectory.conflict(out: out, inputs: [run.datasetRoot] + [run.labelsRoot].compactMap { $0 }) {
             printError("cellqa review: \(conflict); overlays there would be read as images by the next run. Choose another --out")
