@@ -45,10 +45,10 @@ public struct Dataset: Sendable {
     /// `DatasetProblem`.
     public static func scan(root: String, labelsRoot: String? = nil) throws(DatasetError) -> Dataset {
         let root = FilePaths.trimmed(root)
-        try requireDirectory(root)
+        try requireDirectory(root, "the dataset root")
         var separateLabels = labelsRoot.map(FilePaths.trimmed)
         if let labels = separateLabels {
-            try requireDirectory(labels)
+            try requireDirectory(labels, "the labels root (--labels)")
             // The same directory given twice means labels beside images.
             if FilePaths.realPath(labels) == FilePaths.realPath(root) { separateLabels = nil }
         }
@@ -57,10 +57,12 @@ public struct Dataset: Sendable {
         return Dataset(root: root, labelsRoot: separateLabels, fixtures: pairing.fixtures, problems: pairing.problems)
     }
 
-    private static func requireDirectory(_ path: String) throws(DatasetError) {
+    /// `what` names the root in the message: a labels root that is a file is otherwise
+    /// reported as if the dataset were.
+    private static func requireDirectory(_ path: String, _ what: String) throws(DatasetError) {
         var info = stat()
-        guard stat(path, &info) == 0 else { throw DatasetError(path: path, message: FilePaths.errorText(errno)) }
-        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw DatasetError(path: path, message: "not a directory") }
+        guard stat(path, &info) == 0 else { throw DatasetError(path: path, message: "\(what): \(FilePaths.errorText(errno))") }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else { throw DatasetError(path: path, message: "\(what) is not a directory") }
     }
 
     /// Fixtures without an image but with a label.

@@ -177,8 +177,12 @@ private func withDirectory(_ body: (String) throws -> Void) throws {
         try withDirectory { root in
             try write("x", to: "file", in: root)
             let error = #expect(throws: DatasetError.self) { try Dataset.scan(root: root + "/file") }
-            #expect(error?.message == "not a directory")
-            #expect(throws: DatasetError.self) { try Dataset.scan(root: root, labelsRoot: root + "/nope") }
+            #expect(error?.message == "the dataset root is not a directory")
+            // A labels root is named as such, not taken for the dataset.
+            let labels = #expect(throws: DatasetError.self) { try Dataset.scan(root: root, labelsRoot: root + "/nope") }
+            #expect(labels?.message == "the labels root (--labels): No such file or directory")
+            let labelsFile = #expect(throws: DatasetError.self) { try Dataset.scan(root: root, labelsRoot: root + "/file") }
+            #expect(labelsFile?.message == "the labels root (--labels) is not a directory")
         }
     }
 
