@@ -29,12 +29,13 @@ import Testing
         let garbage = dir.url.appendingPathComponent("garbage.jpg").path
         // The unreadable image in the middle: its error keeps its place, the others are counted.
         let images = [Self.goldens[0], garbage] + Array(Self.goldens[1...])
-        var outputs: [JSONValue] = []
+        var outputs: [JSONValue] = [], stderr = ""
         for jobs in ["1", "3"] {
             let json = try CellQABinary.run(["count"] + images + ["--json", "--jobs", jobs])
             #expect(json.status == 2, "\(json.stderr)")
             #expect(json.stderr.hasPrefix("cellqa count: \(garbage): "), "\(json.stderr)")
             outputs.append(try Self.withoutTimings(json.stdout))
+            stderr = json.stderr
         }
         #expect(outputs[0] == outputs[1])
         guard case .array(let counted)? = outputs[0]["images"] else { Issue.record("no images"); return }
@@ -43,6 +44,12 @@ import Testing
             return nil
         }
         #expect(names == Self.goldens, "three images counted, in the order given")
+        // The one that could not be counted is in the JSON too, with stderr's message.
+        guard case .array(let errors)? = outputs[0]["errors"], errors.count == 1 else { Issue.record("not one error"); return }
+        #expect(errors[0]["image"] == .string(garbage))
+        guard case .string(let message)? = errors[0]["error"] else { Issue.record("no error message"); return }
+        #expect(message.hasPrefix(garbage + ": "), "\(message)")
+        #expect(stderr.contains(message))
         // The table too, one line per image after the header.
         let table = try CellQABinary.run(["count"] + images + ["--jobs", "3"])
         #expect(table.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }

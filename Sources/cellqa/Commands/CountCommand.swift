@@ -84,7 +84,7 @@ struct CountCommand: ParsableCommand {
         }
         if let dilution { pipelineConfig.dilution = dilution }
         let inputs = CountInputs(images)
-        for problem in inputs.problems { printError("cellqa count: " + problem) }
+        for problem in inputs.problems { printError("cellqa count: \(problem.input): \(problem.reason)") }
         let paths = inputs.images
         let counter = ImageCounter(pipeline: Pipeline(config: pipelineConfig), config: pipelineConfig,
                                    outputs: CountOutputs(images: paths, overlay: overlay, draftDirectory: draftLabels),
@@ -95,14 +95,21 @@ struct CountCommand: ParsableCommand {
         }
         var failures = inputs.problems.count
         var jsonResults: [JSONValue] = []
-        forEachInOrder(count: paths.count, jobs: jobs, work: { counter.count(paths[$0], index: $0) }) { _, counted in
+        // What could not be counted, so that a script reading the JSON need not read stderr:
+        // each with its message as stderr gives it.
+        var jsonErrors: [JSONValue] = inputs.problems.map {
+            .object(["image": .string($0.input), "error": .string("\($0.input): \($0.reason)")])
+        }
+        forEachInOrder(count: paths.count, jobs: jobs, work: { counter.count(paths[$0], index: $0) }) { index, counted in
             for line in counted.messages { printError("cellqa count: " + line) }
             failures += counted.failures
             if let value = counted.json { jsonResults.append(value) }
+            if let error = counted.error { jsonErrors.append(.object(["image": .string(paths[index]), "error": .string(error)])) }
             for line in counted.lines { print(line, terminator: "") }
         }
         if json {
-            let value: JSONValue = .object(["configHash": .string(pipelineConfig.configHash), "images": .array(jsonResults)])
+            let value: JSONValue = .object(["configHash": .string(pipelineConfig.configHash), "images": .array(jsonResults),
+                                            "errors": .array(jsonErrors)])
             print(value.serialized(pretty: true))
         }
         if failures > 0 { throw ExitCode(2) }

@@ -7,12 +7,11 @@ import Imaging
 struct CountInputs {
     /// The images to count, in order.
     let images: [String]
-    /// Directories that could not be listed or hold no image, each with why (without the
-    /// "cellqa count: " prefix).
-    let problems: [String]
+    /// Directories that could not be listed or hold no image, each with why.
+    let problems: [(input: String, reason: String)]
 
     init(_ arguments: [String]) {
-        var images: [String] = [], problems: [String] = []
+        var images: [String] = [], problems: [(input: String, reason: String)] = []
         for argument in arguments {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -22,7 +21,7 @@ struct CountInputs {
             }
             let names: [String]
             do { names = try FileManager.default.contentsOfDirectory(atPath: argument) } catch {
-                problems.append("\(argument): cannot list the directory (\(error.localizedDescription))")
+                problems.append((argument, "cannot list the directory (\(error.localizedDescription))"))
                 continue
             }
             let found = names.filter { !$0.hasPrefix(".") && ImageFormat(pathExtensionOf: $0) != nil }
@@ -30,7 +29,7 @@ struct CountInputs {
                 .map { (argument as NSString).appendingPathComponent($0) }
                 .filter { CountInputs.isFile($0) }
             if found.isEmpty {
-                problems.append("\(argument): a directory without a PNG or JPEG image (sub-directories are not read)")
+                problems.append((argument, "a directory without a PNG or JPEG image (sub-directories are not read)"))
             }
             images += found
         }

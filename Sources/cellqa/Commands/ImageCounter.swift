@@ -15,6 +15,9 @@ struct CountedImage: Sendable {
     var lines: [String] = []
     /// The image's object (JSON mode).
     var json: JSONValue?
+    /// Why the image could not be counted, as on stderr (it is then in no table row and no
+    /// `images` entry).
+    var error: String?
     /// Problems that make the command exit 2: an unreadable image, an overlay or draft not written.
     var failures = 0
 }
@@ -50,7 +53,9 @@ struct ImageCounter: Sendable {
             (result, trace) = probes.isEmpty ? (try pipeline.run(image), nil)
                 : try pipeline.explain(image, probes: probes, reach: reach)
         } catch {
-            out.messages.append(ImageCounter.message(error, file: path))
+            let message = ImageCounter.message(error, file: path)
+            out.messages.append(message)
+            out.error = message
             out.failures += 1
             return out
         }
