@@ -134,6 +134,14 @@ public func evaluateGates(limits: GateLimits, scope: String, inputs: GateInputs?
     return results
 }
 
+/// The gates `limits` sets, as a person reads them ("minPrecision >= 0.9"), in the order a
+/// run's gate table lists them: what `cellqa inspect` shows of an acceptance file.
+public func describedGates(_ limits: GateLimits) -> [String] {
+    evaluateGates(limits: limits, scope: "all", inputs: nil).map {
+        $0.name == "gateExpect" ? "gateExpect" : "\($0.name) \($0.comparison) \(formatLimit($0.limit))"
+    }
+}
+
 /// A limit exactly as written in the acceptance file: 0.9, 0.999999, 3.
 func formatLimit(_ x: Double) -> String {
     guard x.isFinite else { return "n/a" }

@@ -187,6 +187,34 @@ import Testing
                                              + "acceptance file; give it to --config"), "\(asAcceptance.stderr)")
     }
 
+    /// A report, a configuration or an acceptance file is described as what it is; one that
+    /// does not read as its kind gives that kind's error (exit 1).
+    @Test func inspectDescribesCellqasOtherDocuments() throws {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("config.json", #"{"detector": "threshold", "minScore": 3}"#)
+        try dir.write("acceptance.json", #"{"description": "nightly", "minRecall": 0.8, "maxErrored": null, "gateExpect": false}"#)
+        try dir.write("bad.json", #"{"minScore": "x"}"#)
+        let baseline = root.appendingPathComponent("Goldens/baseline.json").path
+        let config = dir.url.appendingPathComponent("config.json").path
+        let acceptance = dir.url.appendingPathComponent("acceptance.json").path
+        let good = try CellQABinary.run(["inspect", baseline, config, acceptance])
+        #expect(good.status == 0, "\(good.stdout)\(good.stderr)")
+        let lines = good.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines.first?.hasPrefix("\(baseline): run report, 12 fixtures (12 scored), F1 ") == true, "\(lines)")
+        #expect(lines.dropFirst().first?.hasPrefix("\(config): pipeline configuration, configHash ") == true)
+        #expect(lines.dropFirst().first?.hasSuffix(", 1 key(s) from the defaults: detector") == true,
+                "minScore 3 is the default: \(lines)")
+        #expect(lines.last == "\(acceptance): acceptance file (nightly), gates: minPrecision >= 0.9, minRecall >= 0.8, "
+                + "maxBlankDetections <= 0", "\(lines)")
+        let bad = try CellQABinary.run(["inspect", dir.url.appendingPathComponent("bad.json").path])
+        #expect(bad.status == 1)
+        #expect(bad.stdout.hasSuffix("bad.json: minScore: expected a number, got the string \"x\"\n"), "\(bad.stdout)")
+    }
+
     @Test func helpListsEverySubcommand() throws {
         let help = try CellQABinary.run(["--help"])
         #expect(help.status == 0)

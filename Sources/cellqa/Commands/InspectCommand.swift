@@ -1,14 +1,16 @@
 import ArgumentParser
 import Fixtures
 import Foundation
+import Harness
 import Imaging
+import JSON
 
 /// `cellqa inspect`: what is in this file, as cellqa reads it?
 struct InspectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
-        abstract: "Describe image files (format, size, bit depth, decode time) and label files.",
-        discussion: "Files ending in .json are read as labels (labels-v1); anything else as an image. Exit 1 when any file has errors."
+        abstract: "Describe image files (format, size, bit depth, decode time), label files and cellqa's other JSON files.",
+        discussion: "Files ending in .json are read as labels (labels-v1), or as the cellqa document they are (a run report, a pipeline configuration, an acceptance file: told by their top-level keys); anything else as an image. Exit 1 when any file has errors."
     )
 
     @Argument(help: "Image or label files.")
@@ -66,6 +68,12 @@ struct InspectCommand: ParsableCommand {
             print(parts.joined(separator: ", "))
             return true
         } catch {
+            // Not a label: a report, config or acceptance file is described as what it is.
+            if let value = try? JSONValue.load(path: path), let kind = DocumentKind.of(value), kind != .label {
+                let described = InspectDocument.describe(path, as: kind)
+                print(described.line)
+                return described.ok
+            }
             print(error.description)
             return false
         }
