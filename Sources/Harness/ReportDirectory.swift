@@ -102,6 +102,25 @@ public enum ReportDirectory {
         return nil
     }
 
+    /// The nearest directory above `path` (or `path` itself, with `includingItself`), after
+    /// resolving it as `conflict` does, that holds a cellqa run's reports (every file of
+    /// `ReportFile.all`), or nil. A run replaces such a directory as a whole and refuses one
+    /// holding other files, so any other output put inside it stops the next run there.
+    public static func enclosingRunReport(of path: String, includingItself: Bool) -> String? {
+        var directory = resolveExisting(path)
+        if !includingItself { directory = (directory as NSString).deletingLastPathComponent }
+        while true {
+            let holdsReports = ReportFile.all.allSatisfy { name in
+                var isDirectory: ObjCBool = false
+                return FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent(name),
+                                                      isDirectory: &isDirectory) && !isDirectory.boolValue
+            }
+            if holdsReports { return directory }
+            if directory == "/" || directory.isEmpty { return nil }
+            directory = (directory as NSString).deletingLastPathComponent
+        }
+    }
+
     /// Whether `path` is `directory` or lies inside it, after making both absolute, removing
     /// `.`/`..` and resolving symlinks (as `conflict` does).
     public static func isWithin(_ path: String, _ directory: String) -> Bool {

@@ -68,11 +68,42 @@ import Testing
         let stored = try CellQABinary.run(["compare", report + "/report.json", report + "/report.json",
                                            "--acceptance", acceptance, "--out", report + "/cmp"])
         #expect(stored.status == 2)
-        #expect(stored.stderr.contains("is inside the report directory of \(report)/report.json"), "\(stored.stderr)")
+        #expect(stored.stderr.contains("--out \(report)/cmp is inside \(report), the report directory of a cellqa run"),
+                "\(stored.stderr)")
         #expect(!FileManager.default.fileExists(atPath: report + "/cmp"))
         let beside = try CellQABinary.run(["compare", report + "/report.json", report + "/report.json",
                                            "--acceptance", acceptance, "--out", dir.url.appendingPathComponent("cmp").path])
         #expect(beside.status == 0, "\(beside.stderr)")
+    }
+
+    /// Nothing is written inside a run's report directory, which the next `cellqa run --out`
+    /// there replaces as a whole and refuses when it holds other files: not another run's
+    /// reports, nor a sweep's; a sweep inside the dataset is refused as a run's reports are.
+    @Test func nothingIsWrittenInsideAReportDirectoryOrTheDataset() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        let (data, acceptance) = try Self.lenientDataset(in: dir)
+        let report = dir.url.appendingPathComponent("report").path
+        let first = try CellQABinary.run(["run", data.path, "--acceptance", acceptance, "--out", report, "--quiet"])
+        #expect(first.status == 0, "\(first.stderr)")
+        let nested = try CellQABinary.run(["run", data.path, "--acceptance", acceptance, "--out", report + "/again", "--quiet"])
+        #expect(nested.status == 2)
+        #expect(nested.stderr == "cellqa run: error: --out \(report)/again is inside \(report), the report directory of a "
+                + "cellqa run; the next `cellqa run --out` there would refuse to replace it, as it would hold files the "
+                + "reports do not. Choose another --out\n", "\(nested.stderr)")
+        let sweep = ["sweep", "minScore=3", "--dataset", data.path, "--quiet"]
+        let sweepInReport = try CellQABinary.run(sweep + ["--out", report])
+        #expect(sweepInReport.status == 2)
+        #expect(sweepInReport.stderr.contains("--out \(report) is the report directory of a cellqa run"), "\(sweepInReport.stderr)")
+        let sweepInData = try CellQABinary.run(sweep + ["--out", data.path + "/sweep"])
+        #expect(sweepInData.status == 2)
+        #expect(sweepInData.stderr.contains("is inside the dataset root"), "\(sweepInData.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: report + "/again") && !FileManager.default.fileExists(atPath: data.path + "/sweep"))
+        let allowed = try CellQABinary.run(sweep + ["--out", data.path + "/sweep", "--allow-out-in-dataset"])
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        // The first report is still replaceable.
+        let again = try CellQABinary.run(["run", data.path, "--acceptance", acceptance, "--out", report, "--quiet"])
+        #expect(again.status == 0, "\(again.stderr)")
     }
 
     @Test func aRunLeavesDatasetBytesAndTimesUnchanged() throws {

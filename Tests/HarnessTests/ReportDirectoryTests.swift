@@ -126,4 +126,22 @@ struct ReportDirectoryTests {
         #expect(!ReportDirectory.isWithin(base, data))
         #expect(!ReportDirectory.isWithin(base + "/data2", data))
     }
+
+    /// A run's report directory is one holding every report file; the nearest one above a path
+    /// (or the path itself) is found through symlinks, and a partial set is none.
+    @Test func theEnclosingRunReportIsFound() throws {
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let report = base + "/report"
+        try FileManager.default.createDirectory(atPath: report + "/sub", withIntermediateDirectories: true)
+        try write(Dictionary(uniqueKeysWithValues: ReportFile.all.map { ($0, "x") }), into: report)
+        try FileManager.default.createSymbolicLink(atPath: base + "/alias", withDestinationPath: report)
+        let resolved = ReportDirectory.resolveExisting(report)
+        #expect(ReportDirectory.enclosingRunReport(of: report + "/sub/new", includingItself: false) == resolved)
+        #expect(ReportDirectory.enclosingRunReport(of: base + "/alias/x", includingItself: false) == resolved)
+        #expect(ReportDirectory.enclosingRunReport(of: report, includingItself: true) == resolved)
+        #expect(ReportDirectory.enclosingRunReport(of: report, includingItself: false) == nil, "replacing it is allowed")
+        #expect(ReportDirectory.enclosingRunReport(of: base + "/elsewhere", includingItself: true) == nil)
+        try FileManager.default.removeItem(atPath: report + "/" + ReportFile.trace)
+        #expect(ReportDirectory.enclosingRunReport(of: report + "/sub", includingItself: true) == nil, "not every report file")
+    }
 }

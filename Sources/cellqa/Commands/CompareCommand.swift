@@ -113,26 +113,14 @@ struct CompareCommand: ParsableCommand {
         }
     }
 
-    /// Refuses an `--out` where the comparison would get in the way of a later run, before any
-    /// config runs: inside the dataset the configs run on (a file of the user's named
-    /// compare.json or compare.md would be replaced), or inside the directory of a run's
-    /// `report.json` given as a version (the next `cellqa run --out` there replaces the
-    /// directory as a whole and refuses one holding files its reports do not).
-    private func checkOut(reports: [String], runsConfigs: Bool) throws(CommandInputError) {
-        if runsConfigs, !allowOutInDataset {
-            let location = DatasetLocation.resolve(dataset: dataset, labels: selection.labels)
-            for root in [location.root] + [location.labelsRoot].compactMap({ $0 }) where ReportDirectory.isWithin(out, root) {
-                throw CommandInputError("--out \(out) is inside the dataset root \(root). "
-                                        + "Choose another --out, or pass --allow-out-in-dataset")
-            }
-        }
-        for report in reports where (report as NSString).lastPathComponent == "report.json" {
-            let directory = (report as NSString).deletingLastPathComponent
-            if ReportDirectory.isWithin(out, directory.isEmpty ? "." : directory) {
-                throw CommandInputError("--out \(out) is inside the report directory of \(report); the next "
-                                        + "`cellqa run --out` there would refuse to replace it, as it would hold files "
-                                        + "the reports do not. Choose another --out")
-            }
+    /// Refuses an `--out` where the comparison would get in the way, before any config runs:
+    /// inside the dataset the configs run on (a file of the user's named compare.json or
+    /// compare.md would be replaced), or inside a run's report directory (`outputRefusal`).
+    private func checkOut(runsConfigs: Bool) throws(CommandInputError) {
+        let location = DatasetLocation.resolve(dataset: dataset, labels: selection.labels)
+        let roots = runsConfigs ? [location.root] + [location.labelsRoot].compactMap { $0 } : []
+        if let refusal = outputRefusal(out, datasetRoots: roots, allowInDataset: allowOutInDataset) {
+            throw CommandInputError(refusal)
         }
     }
 
@@ -159,8 +147,7 @@ struct CompareCommand: ParsableCommand {
         if let timing, let clock = TimingClock(rawValue: timing) { policy.timingClock = clock }
         var snapshots: [RunSnapshot?] = parsed.map { if case .report(let s) = $0 { s } else { nil } }
         let configIndices = parsed.indices.filter { if case .config = parsed[$0] { true } else { false } }
-        try checkOut(reports: versions.indices.filter { snapshots[$0] != nil }.map { versions[$0] },
-                     runsConfigs: !configIndices.isEmpty)
+        try checkOut(runsConfigs: !configIndices.isEmpty)
         if !configIndices.isEmpty {
             let location = DatasetLocation.resolve(dataset: dataset, labels: selection.labels)
             let configs = configIndices.map { i -> PipelineConfig in if case .config(let c) = parsed[i] { c } else { PipelineConfig() } }

@@ -142,6 +142,11 @@ struct RunCommand: ParsableCommand {
                        + "Choose another --out, or pass --allow-out-in-dataset")
             throw ExitCode(RunInputError.exitCode)
         }
+        // Another run's report directory may be replaced (--out the same), not nested into.
+        if let refusal = outputRefusal(out, datasetRoots: [], allowInDataset: true, replacesReports: true) {
+            printError(refusal)
+            throw ExitCode(RunInputError.exitCode)
+        }
         let stored: RunSnapshot?
         do {
             try checkRecordAllowed(environment: ProcessInfo.processInfo.environment)

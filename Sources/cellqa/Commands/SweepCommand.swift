@@ -54,6 +54,9 @@ struct SweepCommand: ParsableCommand {
 
     @OptionGroup var timeout: FixtureTimeoutOption
 
+    @Flag(name: .long, help: "Allow --out inside the dataset or labels root.")
+    var allowOutInDataset = false
+
     @Flag(name: .long, help: "No progress output.")
     var quiet = false
 
@@ -81,6 +84,10 @@ struct SweepCommand: ParsableCommand {
                 throw CommandInputError(error.description)
             }
             let location = DatasetLocation.resolve(dataset: dataset, labels: selection.labels)
+            if let refusal = outputRefusal(out, datasetRoots: [location.root] + [location.labelsRoot].compactMap { $0 },
+                                           allowInDataset: allowOutInDataset) {
+                throw CommandInputError(refusal)
+            }
             let request = RunRequest(datasetRoot: location.root, labelsRoot: location.labelsRoot, filter: selection.filter,
                                      tag: selection.tag,
                                      config: base, toolVersion: CellQAVersion.string)
