@@ -78,6 +78,13 @@ import Testing
                                             + "would refuse to replace it"), "\(refused.stderr)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: report).allSatisfy { !$0.hasSuffix(".png") && $0 != "review" })
+        // Nor inside another run's report directory.
+        let other = dir.url.appendingPathComponent("other").path
+        try FileManager.default.copyItem(atPath: report, toPath: other)
+        let intoOther = try CellQABinary.run(["review", report, "--out", other + "/review", "--all"])
+        #expect(intoOther.status == 2)
+        #expect(intoOther.stderr.contains("--out \(other)/review is inside \(other), the report directory of a cellqa run"),
+                "\(intoOther.stderr)")
         let beside = try CellQABinary.run(["review", report, "--out", dir.url.appendingPathComponent("beside").path, "--all"])
         #expect(beside.status == 0, "\(beside.stderr)")
     }

@@ -80,6 +80,11 @@ struct ReviewCommand: ParsableCommand {
                        + "there would refuse to replace it, as it would hold files the reports do not. Choose another --out")
             throw ExitCode(2)
         }
+        // Nor another run's report directory, for the same reason.
+        if let refusal = outputRefusal(out, datasetRoots: [], allowInDataset: true) {
+            printError("cellqa review: " + refusal)
+            throw ExitCode(2)
+        }
         let pattern = try filter.map { try GlobPattern($0) }
         var chosen = run.fixtures.filter { f in (all || f.fp + f.fn > 0) && (pattern?.matches(f.path) ?? true) }
         // Worst first; equal ones in path order, so the choice does not depend on the run's order.
