@@ -32,6 +32,17 @@ import Testing
         #expect(files[0].count == 12, "an image and a label per fixture")
     }
 
+    @Test func anOutThatIsAFileIsNamed() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.remove() }
+        try dir.write("taken", "a file")
+        let out = dir.url.appendingPathComponent("taken").path
+        let result = try Self.synth(into: out, jobs: 1)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("\(out): cannot create the directory (a file of that name is in the way)"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "a file")
+    }
+
     @Test func aFixtureThatCannotBeWrittenStopsTheRunWithItsPath() throws {
         let dir = try TemporaryDirectory()
         defer { dir.remove() }
