@@ -1,3 +1,4 @@
+import Foundation
 import Harness
 
 /// Why a command's output directory `out` should not be used, or nil: inside the dataset
@@ -18,4 +19,19 @@ func outputRefusal(_ out: String, datasetRoots: [String], allowInDataset: Bool, 
             + "there would refuse to replace it, as it would hold files the reports do not. Choose another --out"
     }
     return nil
+}
+
+/// Creates `directory` and its parents; nil when it exists as a directory or was made, else
+/// the message naming it and why ("a file of that name is in the way": Foundation's own text
+/// names no path).
+func createDirectoryProblem(_ directory: String) -> String? {
+    do {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return nil
+    } catch {
+        var isDirectory: ObjCBool = false
+        let reason = FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && !isDirectory.boolValue
+            ? "a file of that name is in the way" : error.localizedDescription
+        return "\(directory): cannot create the directory (\(reason))"
+    }
 }

@@ -27,7 +27,7 @@ struct BenchHarness: ParsableCommand {
     @Option(name: .long, help: "Synthetic preset.")
     var preset: String = SynthPreset.standard.rawValue
 
-    @Option(name: .long, help: ArgumentHelp("Keep the generated dataset here instead of a temporary directory.", valueName: "DIR"))
+    @Option(name: .long, help: ArgumentHelp("Keep the generated dataset here (a new or empty directory) instead of a temporary directory.", valueName: "DIR"))
     var keep: String?
 
     func validate() throws {
@@ -38,7 +38,15 @@ struct BenchHarness: ParsableCommand {
     func run() throws {
         let root = keep ?? NSTemporaryDirectory() + "cellqa-bench-harness-\(getpid())"
         defer { if keep == nil { try? FileManager.default.removeItem(atPath: root) } }
-        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        // The generated files would replace any of the same names there.
+        var problem: String?
+        if let keep, let names = try? FileManager.default.contentsOfDirectory(atPath: keep), !names.isEmpty {
+            problem = "--keep \(keep) must be a new or empty directory: the generated files would replace files of the same names there"
+        }
+        if let problem = problem ?? createDirectoryProblem(root) {
+            printError("cellqa bench harness: error: " + problem)
+            throw ExitCode(2)
+        }
         let generator = try SynthGenerator(preset: SynthPreset(name: preset), seed: 2026)
         print("generating \(count) fixtures in \(root) ...")
         DispatchQueue.concurrentPerform(iterations: max(1, jobs)) { worker in

@@ -86,15 +86,7 @@ struct SynthCommand: ParsableCommand {
                                            ruled: !noRuling)
         let labelDirectory = labels ?? out
         for directory in [out, labelDirectory] {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                // Foundation's own text names no path and reads "A file with the same name already exists."
-                var isDirectory: ObjCBool = false
-                let reason = FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && !isDirectory.boolValue
-                    ? "a file of that name is in the way" : error.localizedDescription
-                throw SynthWriteError("\(directory): cannot create the directory (\(reason))")
-            }
+            if let problem = createDirectoryProblem(directory) { throw SynthWriteError(problem) }
         }
         let writer = FixtureWriter(generator: generator, imageDirectory: out, labelDirectory: labelDirectory,
                                    format: format, quality: quality, overwrite: overwrite)
