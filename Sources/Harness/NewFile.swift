@@ -32,12 +32,8 @@ extension NewFileError {
 /// hard links, the file is created at `path` with `O_EXCL` instead: still never a replacement.)
 public func writeNewFile(_ bytes: some Sequence<UInt8>, to path: String) throws(NewFileError) {
     let parent = (path as NSString).deletingLastPathComponent
-    if !parent.isEmpty {
-        do {
-            try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
-        } catch {
-            throw .directory(path: parent, reason: error.localizedDescription)
-        }
+    if !parent.isEmpty, let reason = createDirectories(parent) {
+        throw .directory(path: parent, reason: reason)
     }
     let data = Data(bytes)
     let name = (path as NSString).lastPathComponent

@@ -69,10 +69,8 @@ public func writeReportFiles(_ files: [(name: String, text: String)], into direc
 
 /// Creates `directory` and its parents when missing.
 public func createReportDirectory(_ directory: String) throws(ReportWriteError) {
-    do {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    } catch {
-        throw ReportWriteError(path: directory, reason: "cannot create directory (\(error.localizedDescription))")
+    if let reason = createDirectories(directory) {
+        throw ReportWriteError(path: directory, reason: "cannot create directory (\(reason))")
     }
 }
 

@@ -1,4 +1,3 @@
-import Foundation
 import Harness
 
 /// Why a command's output directory `out` should not be used, or nil: inside the dataset
@@ -21,17 +20,7 @@ func outputRefusal(_ out: String, datasetRoots: [String], allowInDataset: Bool, 
     return nil
 }
 
-/// Creates `directory` and its parents; nil when it exists as a directory or was made, else
-/// the message naming it and why ("a file of that name is in the way": Foundation's own text
-/// names no path).
+/// Creates `directory` and its parents; nil when done, else the message naming it and why.
 func createDirectoryProblem(_ directory: String) -> String? {
-    do {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return nil
-    } catch {
-        var isDirectory: ObjCBool = false
-        let reason = FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && !isDirectory.boolValue
-            ? "a file of that name is in the way" : error.localizedDescription
-        return "\(directory): cannot create the directory (\(reason))"
-    }
+    createDirectories(directory).map { "\(directory): cannot create the directory (\($0))" }
 }

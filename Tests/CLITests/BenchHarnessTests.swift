@@ -19,6 +19,6 @@ struct BenchHarnessTests {
         let taken = dir.url.appendingPathComponent("taken").path
         let file = try CellQABinary.run(["bench", "harness", "--count", "1", "--keep", taken])
         #expect(file.status == 2)
-        #expect(file.stderr.contains("\(taken): cannot create the directory (a file of that name is in the way)"), "\(file.stderr)")
+        #expect(file.stderr.contains("\(taken): cannot create the directory (\(taken) is a file, not a directory)"), "\(file.stderr)")
     }
 }

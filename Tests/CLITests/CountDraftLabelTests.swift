@@ -72,6 +72,8 @@ import Testing
         let result = try CellQABinary.run(["count", Self.golden("standard-s111-000.png"), "--draft-labels", blocked])
         #expect(result.status == 2)
         // The directory named once, at the start: not behind the draft's own path.
-        #expect(result.stderr.hasPrefix("cellqa count: \(blocked): cannot create the directory"), "\(result.stderr)")
+        // And the file in the way named, not Foundation's "NSCocoaErrorDomain error 512".
+        #expect(result.stderr.hasPrefix("cellqa count: \(blocked): cannot create the directory (\(dir.url.path)/file is a file, "
+                                        + "not a directory)"), "\(result.stderr)")
     }
 }

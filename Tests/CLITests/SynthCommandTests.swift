@@ -39,7 +39,7 @@ import Testing
         let out = dir.url.appendingPathComponent("taken").path
         let result = try Self.synth(into: out, jobs: 1)
         #expect(result.status != 0)
-        #expect(result.stderr.contains("\(out): cannot create the directory (a file of that name is in the way)"), "\(result.stderr)")
+        #expect(result.stderr.contains("\(out): cannot create the directory (\(out) is a file, not a directory)"), "\(result.stderr)")
         #expect(try String(contentsOfFile: out, encoding: .utf8) == "a file")
     }
 

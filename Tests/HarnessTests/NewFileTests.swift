@@ -50,4 +50,15 @@ import Testing
             #expect(path == dir + "/file/sub")
         }
     }
+
+    /// `createDirectories` makes what is missing, and names a file in the way however deep.
+    @Test func aFileInTheWayIsNamed() throws {
+        let dir = try Self.directory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(createDirectories(dir + "/a/b") == nil)
+        #expect(createDirectories(dir + "/a/b") == nil, "already there")
+        try "x".write(toFile: dir + "/f", atomically: false, encoding: .utf8)
+        #expect(createDirectories(dir + "/f") == "\(dir)/f is a file, not a directory")
+        #expect(createDirectories(dir + "/f/g/h") == "\(dir)/f is a file, not a directory")
+    }
 }
