@@ -28,9 +28,13 @@ public struct ReviewInputError: Error, CustomStringConvertible {
 
 /// The marks of a run's `detections.csv` file (`ReportFile.detections`), in file order.
 public func reviewMarks(file path: String) throws(ReviewInputError) -> [ReviewMark] {
-    let text: String
-    do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-        throw ReviewInputError(file: path, line: 0, reason: "cannot be read as UTF-8 text (\(error.localizedDescription))")
+    guard let data = FileManager.default.contents(atPath: path) else {
+        let reason = FileManager.default.fileExists(atPath: path)
+            ? "cannot be read" : "no such file (every `cellqa run --out` directory holds one)"
+        throw ReviewInputError(file: path, line: 0, reason: reason)
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+        throw ReviewInputError(file: path, line: 0, reason: "is not UTF-8 text")
     }
     return try reviewMarks(csv: text, file: path)
 }

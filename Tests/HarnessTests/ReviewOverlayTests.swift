@@ -93,4 +93,18 @@ import Testing
             #expect(run.datasetRoot == "data" && run.fixtures.map(\.image) == ["data/a.png"])
         }
     }
+
+    /// A detections.csv that is missing or not text is named with what is wrong, in words.
+    @Test func aMissingOrBinaryDetectionsFileIsNamed() throws {
+        let dir = NSTemporaryDirectory() + "cellqa-marks-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        func failure(_ path: String) -> String {
+            do { _ = try reviewMarks(file: path); return "no error" } catch { return error.description }
+        }
+        #expect(failure(dir + "/detections.csv")
+            == "\(dir)/detections.csv: no such file (every `cellqa run --out` directory holds one)")
+        try Data([0xFF, 0xFE, 0x41]).write(to: URL(fileURLWithPath: dir + "/detections.csv"))
+        #expect(failure(dir + "/detections.csv") == "\(dir)/detections.csv: is not UTF-8 text")
+    }
 }
