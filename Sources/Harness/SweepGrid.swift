@@ -88,7 +88,8 @@ public func sweepSettings(base: PipelineConfig, axes: [SweepAxis], maxSettings: 
     var seen = Set<String>()
     for axis in axes {
         guard let current = baseObject[axis.key] else {
-            throw SweepInputError("unknown config key \"\(axis.key)\"" + unknownNameHint(axis.key, among: baseObject.keys, listLabel: "keys"))
+            throw SweepInputError("unknown config key \"\(axis.key)\"" + unknownNameHint(
+                axis.key, among: baseObject.keys, listLabel: "keys", longList: PipelineConfig.keyListing))
         }
         let isSwitch = current == .bool(true) || current == .bool(false)
         if case .string(let now) = current {

@@ -49,8 +49,12 @@ func editDistance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
 }
 
 /// What an unknown-key error appends to `unknown key "NAME"`: `: did you mean "X"?` when one
-/// known name is close (`nearestName`), otherwise ` (LABEL: a, b, ...)`, every known name.
-public func unknownNameHint(_ name: String, among known: [String], listLabel: String = "known keys") -> String {
+/// known name is close (`nearestName`), otherwise ` (LABEL: a, b, ...)`, every known name, or,
+/// for more names than a message can show (over 20) when `longList` says where they are
+/// listed, ` (LONGLIST)`.
+public func unknownNameHint(_ name: String, among known: [String], listLabel: String = "known keys",
+                            longList: String? = nil) -> String {
     if let near = nearestName(to: name, among: known) { return ": did you mean \"\(near)\"?" }
+    if let longList, known.count > 20 { return " (\(longList))" }
     return " (\(listLabel): \(known.joined(separator: ", ")))"
 }

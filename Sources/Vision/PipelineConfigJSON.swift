@@ -195,6 +195,10 @@ extension PipelineConfig {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
+    /// Where every configuration key is listed with its default: what an unknown key's error
+    /// points to instead of listing some 150 keys.
+    public static let keyListing = "every key with its default: cellqa config --print-defaults"
+
     /// Reads a configuration object. Absent keys keep their defaults, so a file states only what
     /// it changes. Unknown keys, wrong types and out-of-range values are errors naming the key.
     public init(json: JSONValue, file: String? = nil) throws(JSONError) {
@@ -203,7 +207,8 @@ extension PipelineConfig {
         let keys = ConfigKey.all
         for (name, cursor) in try root.members() {
             guard let key = keys.first(where: { $0.name == name }) else {
-                throw cursor.error(message: "unknown configuration key \"\(name)\"" + unknownNameHint(name, among: keys.map(\.name), listLabel: "known"))
+                throw cursor.error(message: "unknown configuration key \"\(name)\"" + unknownNameHint(
+                    name, among: keys.map(\.name), listLabel: "known", longList: PipelineConfig.keyListing))
             }
             switch key {
             case .number(_, let path, let range):

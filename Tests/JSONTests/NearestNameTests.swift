@@ -41,5 +41,12 @@ import Testing
         #expect(unknownNameHint("nmsIOU", among: keys) == ": did you mean \"nmsIoU\"?")
         #expect(unknownNameHint("wavelength", among: ["a", "b"]) == " (known keys: a, b)")
         #expect(unknownNameHint("wavelength", among: ["a", "b"], listLabel: "keys") == " (keys: a, b)")
+        // Too many names for a message: where they are listed, when the caller says.
+        let many = (0..<21).map { "key\($0)" }
+        #expect(unknownNameHint("wavelength", among: many, longList: "see LIST") == " (see LIST)")
+        #expect(unknownNameHint("wavelength", among: Array(many.prefix(20)), longList: "see LIST")
+            == " (known keys: " + many.prefix(20).joined(separator: ", ") + ")")
+        // A close name still wins over the listing.
+        #expect(unknownNameHint("kye20", among: many, longList: "see LIST") == ": did you mean \"key20\"?")
     }
 }
