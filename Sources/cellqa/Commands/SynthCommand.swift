@@ -148,7 +148,10 @@ private struct FixtureWriter: Sendable {
         for ((bytes, path), placement) in zip(files, placements) {
             switch placement {
             case .unchanged: continue
-            case .replace: try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+            case .replace:
+                do throws(ReportWriteError) { try writeAtomically(bytes, to: path) } catch {
+                    throw SynthWriteError("\(path): cannot be written (\(error.reason))")
+                }
             case .new:
                 do throws(NewFileError) { try writeNewFile(bytes, to: path) } catch {
                     throw SynthWriteError(error.message(exists: "appeared while it was written; left as it is"))
